@@ -1,0 +1,150 @@
+//! Board geometry: files × ranks, at most 16 of each and 128 squares in all.
+
+use crate::bitboard::Bitboard;
+
+pub const MAX_SQUARES: usize = 128;
+pub const MAX_SIDE: usize = 16;
+
+/// The shape of a board; square index is `rank * files + file`, a1 = 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    pub files: usize,
+    pub ranks: usize,
+}
+
+impl Geometry {
+    /// A geometry, or why the size is not supported.
+    pub fn new(files: usize, ranks: usize) -> Result<Geometry, String> {
+        if files == 0 || ranks == 0 {
+            return Err(format!("board {files}x{ranks} has no squares"));
+        }
+        if files > MAX_SIDE || ranks > MAX_SIDE {
+            return Err(format!(
+                "board {files}x{ranks}: each side must be at most {MAX_SIDE}"
+            ));
+        }
+        if files * ranks > MAX_SQUARES {
+            return Err(format!(
+                "board {files}x{ranks} has {} squares; at most {MAX_SQUARES} fit a 128-bit bitboard",
+                files * ranks
+            ));
+        }
+        Ok(Geometry { files, ranks })
+    }
+
+    #[inline(always)]
+    pub fn squares(&self) -> usize {
+        self.files * self.ranks
+    }
+    #[inline(always)]
+    pub fn file(&self, sq: usize) -> usize {
+        sq % self.files
+    }
+    #[inline(always)]
+    pub fn rank(&self, sq: usize) -> usize {
+        sq / self.files
+    }
+    #[inline(always)]
+    pub fn square(&self, file: usize, rank: usize) -> usize {
+        rank * self.files + file
+    }
+    /// The square `(df, dr)` away from `sq`, if it is on the board (no wrap-around).
+    pub fn offset(&self, sq: usize, df: i32, dr: i32) -> Option<usize> {
+        let f = self.file(sq) as i32 + df;
+        let r = self.rank(sq) as i32 + dr;
+        (f >= 0 && r >= 0 && f < self.files as i32 && r < self.ranks as i32)
+            .then(|| self.square(f as usize, r as usize))
+    }
+    /// Every square of the board.
+    pub fn all(&self) -> Bitboard {
+        let n = self.squares();
+        Bitboard(if n == 128 {
+            u128::MAX
+        } else {
+            (1u128 << n) - 1
+        })
+    }
+    pub fn rank_bb(&self, rank: usize) -> Bitboard {
+        Bitboard((0..self.files).fold(0u128, |b, f| b | 1u128 << self.square(f, rank)))
+    }
+    /// Squares whose file + rank is even (the dark squares, a1 included).
+    pub fn dark_squares(&self) -> Bitboard {
+        Bitboard(
+            (0..self.squares())
+                .filter(|&s| (self.file(s) + self.rank(s)) % 2 == 0)
+                .fold(0u128, |b, s| b | 1u128 << s),
+        )
+    }
+    /// `e4`, `k11`.
+    pub fn name(&self, sq: usize) -> String {
+        format!(
+            "{}{}",
+            (b'a' + self.file(sq) as u8) as char,
+            self.rank(sq) + 1
+        )
+    }
+    /// Parses a square name at the start of `s`; returns the square and the bytes used.
+    pub fn parse_prefix(&self, s: &str) -> Option<(usize, usize)> {
+        let b = s.as_bytes();
+        let file = (*b.first()?).wrapping_sub(b'a') as usize;
+        if file >= self.files {
+            return None;
+        }
+        let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        // Read as many digits as form a rank on this board ("e10e11" has rank 10 then a file).
+        let mut best = None;
+        for len in 1..=digits.min(2) {
+            let rank: usize = s[1..1 + len].parse().ok()?;
+            if rank >= 1 && rank <= self.ranks && !(len == 2 && b[1] == b'0') {
+                best = Some((self.square(file, rank - 1), 1 + len));
+            }
+        }
+        best
+    }
+    /// Parses exactly one square name.
+    pub fn parse(&self, s: &str) -> Option<usize> {
+        match self.parse_prefix(s) {
+            Some((sq, used)) if used == s.len() => Some(sq),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_oversized_boards() {
+        assert!(Geometry::new(11, 11).is_ok());
+        assert!(Geometry::new(16, 8).is_ok());
+        assert!(Geometry::new(12, 11).unwrap_err().contains("132 squares"));
+        assert!(Geometry::new(17, 2).is_err());
+        assert!(Geometry::new(0, 8).is_err());
+    }
+
+    #[test]
+    fn offsets_never_wrap() {
+        for files in [8, 10, 11, 16] {
+            let g = Geometry::new(files, 8).unwrap();
+            let h1 = g.square(files - 1, 0);
+            assert_eq!(g.offset(h1, 1, 0), None);
+            assert_eq!(g.offset(h1, 1, 1), None);
+            assert_eq!(g.offset(g.square(0, 3), -1, 1), None);
+            assert_eq!(g.offset(g.square(0, 3), 0, 1), Some(g.square(0, 4)));
+        }
+    }
+
+    #[test]
+    fn square_names_round_trip() {
+        let g = Geometry::new(11, 11).unwrap();
+        for sq in 0..g.squares() {
+            assert_eq!(g.parse(&g.name(sq)), Some(sq));
+        }
+        assert_eq!(g.parse_prefix("e10e11"), Some((g.square(4, 9), 3)));
+        assert_eq!(g.parse_prefix("a1a2"), Some((0, 2)));
+        assert_eq!(g.parse("l1"), None);
+        assert_eq!(g.parse("a12"), None);
+        assert_eq!(g.parse("a0"), None);
+    }
+}

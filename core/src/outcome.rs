@@ -1,0 +1,128 @@
+//! Game-end detection: the result and the rule that decided it.
+
+use crate::position::Position;
+use crate::variant::{Stalemate, MAX_TYPES, WHITE};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    WhiteWins,
+    BlackWins,
+    Draw,
+}
+
+impl GameResult {
+    pub fn win_for(colour: usize) -> GameResult {
+        if colour == WHITE {
+            GameResult::WhiteWins
+        } else {
+            GameResult::BlackWins
+        }
+    }
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+    /// White's score: 1, 0.5 or 0.
+    pub fn white_score(self) -> f64 {
+        match self {
+            GameResult::WhiteWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    Checkmate,
+    Stalemate,
+    Repetition,
+    FiftyMoves,
+    InsufficientMaterial,
+    BareKing,
+    MaxPlies,
+    Adjudication,
+}
+
+impl Termination {
+    pub const ALL: [Termination; 8] = [
+        Termination::Checkmate,
+        Termination::Stalemate,
+        Termination::Repetition,
+        Termination::FiftyMoves,
+        Termination::InsufficientMaterial,
+        Termination::BareKing,
+        Termination::MaxPlies,
+        Termination::Adjudication,
+    ];
+    /// The name used in games.csv.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::Repetition => "repetition",
+            Termination::FiftyMoves => "fifty_moves",
+            Termination::InsufficientMaterial => "insufficient_material",
+            Termination::BareKing => "bare_king",
+            Termination::MaxPlies => "max_plies",
+            Termination::Adjudication => "adjudication",
+        }
+    }
+}
+
+impl Position {
+    /// The game's result if it has ended here: variant rules (bare king), then checkmate and
+    /// stalemate, the move rule, repetition and insufficient material.
+    pub fn outcome(&self) -> Option<(GameResult, Termination)> {
+        let result = |winner: Option<usize>| winner.map_or(GameResult::Draw, GameResult::win_for);
+        if let Some(winner) = self.decided_by_rule() {
+            return Some((result(winner), Termination::BareKing));
+        }
+        let us = self.side_to_move();
+        let them = 1 - us;
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        if moves.is_empty() {
+            if self.in_check() {
+                return Some((GameResult::win_for(them), Termination::Checkmate));
+            }
+            if self.variant.bare_king == crate::variant::BareKing::Reply && self.is_bare(us) {
+                return Some((GameResult::win_for(them), Termination::BareKing));
+            }
+            let r = match self.variant.stalemate {
+                Stalemate::Draw => GameResult::Draw,
+                Stalemate::Loss => GameResult::win_for(them),
+                Stalemate::Win => GameResult::win_for(us),
+            };
+            return Some((r, Termination::Stalemate));
+        }
+        let v = &*self.variant;
+        if v.move_rule > 0 && self.halfmove_clock() >= v.move_rule {
+            return Some((GameResult::Draw, Termination::FiftyMoves));
+        }
+        if v.repetitions > 0 && self.repetitions() + 1 >= v.repetitions as usize {
+            return Some((GameResult::Draw, Termination::Repetition));
+        }
+        if self.insufficient_material() {
+            return Some((GameResult::Draw, Termination::InsufficientMaterial));
+        }
+        None
+    }
+
+    /// Whether the material on the board matches one of the variant's drawn patterns.
+    pub fn insufficient_material(&self) -> bool {
+        let v = &*self.variant;
+        if v.insufficient.is_empty() {
+            return false;
+        }
+        let counts: [[u8; MAX_TYPES]; 2] =
+            [0, 1].map(|c| std::array::from_fn(|t| self.pieces(c, t).count() as u8));
+        v.insufficient.iter().any(|p| {
+            (p[0] == counts[0] && p[1] == counts[1]) || (p[0] == counts[1] && p[1] == counts[0])
+        })
+    }
+}

@@ -1,0 +1,637 @@
+//! `Position`: placement, side to move, rights, counters; FEN in and out; make and unmake
+//! with an incremental Zobrist key.
+
+use crate::bitboard::Bitboard;
+use crate::fen::parse_placement;
+use crate::moves::{Move, MoveKind};
+use crate::variant::{Variant, BLACK, MAX_TYPES, WHITE};
+use std::sync::Arc;
+
+/// Board cell: 0 = empty, else `1 + type + 16 * colour`.
+#[inline(always)]
+pub(crate) fn code(colour: usize, ty: usize) -> u8 {
+    (1 + ty + MAX_TYPES * colour) as u8
+}
+#[inline(always)]
+pub(crate) fn code_type(c: u8) -> usize {
+    (c as usize - 1) % MAX_TYPES
+}
+#[inline(always)]
+pub(crate) fn code_colour(c: u8) -> usize {
+    (c as usize - 1) / MAX_TYPES
+}
+
+/// A malformed FEN: what is wrong, naming the field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenError(pub String);
+
+impl std::fmt::Display for FenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+impl std::error::Error for FenError {}
+
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    mv: Move,
+    moved: u8,
+    captured: u8,
+    castling: u8,
+    ep: Bitboard,
+    ep_victim: u8,
+    halfmove: u32,
+    key: u64,
+}
+
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) variant: Arc<Variant>,
+    pub(crate) board: [u8; 128],
+    pub(crate) by_colour: [Bitboard; 2],
+    pub(crate) by_type: [Bitboard; MAX_TYPES],
+    pub(crate) side: usize,
+    /// Rights: bit `2 * colour + (0 king side, 1 queen side)`.
+    pub(crate) castling: u8,
+    pub(crate) castle_rooks: [u8; 4],
+    pub(crate) castle_kings: [u8; 2],
+    pub(crate) ep: Bitboard,
+    pub(crate) ep_victim: u8,
+    pub(crate) halfmove: u32,
+    pub(crate) fullmove: u32,
+    pub(crate) key: u64,
+    history: Vec<Undo>,
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({} {})", self.variant.name, self.to_fen())
+    }
+}
+
+impl Position {
+    /// The variant's start position.
+    pub fn startpos(variant: &Arc<Variant>) -> Position {
+        Position::from_fen(variant, &variant.setup)
+            .expect("setup validated when the variant was loaded")
+    }
+
+    pub fn from_fen(variant: &Arc<Variant>, fen: &str) -> Result<Position, FenError> {
+        let v = &**variant;
+        let geo = v.geometry;
+        let err = |field: &str, msg: String| Err(FenError(format!("FEN '{fen}': {field}: {msg}")));
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() {
+            return err("placement", "empty FEN".into());
+        }
+        if fields.len() > 6 {
+            return err("fields", format!("{} fields, at most 6", fields.len()));
+        }
+        let letters: Vec<char> = v.pieces.iter().map(|p| p.letter).collect();
+        let placed = match parse_placement(&geo, &letters, fields[0]) {
+            Ok(p) => p,
+            Err(e) => return err("placement", e),
+        };
+        let mut pos = Position {
+            variant: variant.clone(),
+            board: [0; 128],
+            by_colour: [Bitboard::EMPTY; 2],
+            by_type: [Bitboard::EMPTY; MAX_TYPES],
+            side: WHITE,
+            castling: 0,
+            castle_rooks: [0; 4],
+            castle_kings: [0; 2],
+            ep: Bitboard::EMPTY,
+            ep_victim: 0,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            history: Vec::with_capacity(256),
+        };
+        for (sq, c, l) in placed {
+            let t = letters.iter().position(|&x| x == l).unwrap();
+            pos.put(sq, c, t);
+        }
+        pos.side = match fields.get(1).copied().unwrap_or("w") {
+            "w" => WHITE,
+            "b" => BLACK,
+            s => return err("side to move", format!("'{s}' is neither 'w' nor 'b'")),
+        };
+        let castling = fields.get(2).copied().unwrap_or("-");
+        if castling != "-" {
+            for ch in castling.chars() {
+                let (colour, side) = match ch {
+                    'K' => (WHITE, 0),
+                    'Q' => (WHITE, 1),
+                    'k' => (BLACK, 0),
+                    'q' => (BLACK, 1),
+                    _ => {
+                        return err(
+                            "castling",
+                            format!("'{ch}' in '{castling}' is not one of K Q k q"),
+                        )
+                    }
+                };
+                if let Some((king, rook)) = pos.find_castling(colour, side) {
+                    pos.castling |= 1 << (2 * colour + side);
+                    pos.castle_kings[colour] = king as u8;
+                    pos.castle_rooks[2 * colour + side] = rook as u8;
+                }
+            }
+        }
+        let ep = fields.get(3).copied().unwrap_or("-");
+        if ep != "-" {
+            let mut rest = ep;
+            let mut targets = Bitboard::EMPTY;
+            while !rest.is_empty() {
+                match geo.parse_prefix(rest) {
+                    Some((sq, used)) => {
+                        targets.set(sq);
+                        rest = &rest[used..];
+                    }
+                    None => {
+                        return err(
+                            "en passant",
+                            format!("'{ep}' is not '-' or a list of squares"),
+                        )
+                    }
+                }
+            }
+            pos.set_ep_from_fen(targets);
+        }
+        if let Some(h) = fields.get(4) {
+            pos.halfmove = match h.parse() {
+                Ok(n) => n,
+                Err(_) => return err("halfmove clock", format!("'{h}' is not a number")),
+            };
+        }
+        if let Some(f) = fields.get(5) {
+            let n: u32 = match f.parse() {
+                Ok(n) => n,
+                Err(_) => return err("fullmove number", format!("'{f}' is not a number")),
+            };
+            pos.fullmove = n.max(1);
+        }
+        pos.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    /// The castling king and rook for a right, if they stand where the right needs them.
+    fn find_castling(&self, colour: usize, side: usize) -> Option<(usize, usize)> {
+        let v = &*self.variant;
+        let c = v.castling.as_ref()?;
+        let geo = v.geometry;
+        let rank = if colour == WHITE { 0 } else { geo.ranks - 1 };
+        let king = (0..geo.files).map(|f| geo.square(f, rank)).find(|&s| {
+            let p = self.board[s];
+            p != 0 && code_colour(p) == colour && v.pieces[code_type(p)].moves.castling.is_some()
+        })?;
+        let rook_code = code(colour, c.rook);
+        let mut files: Vec<usize> = (0..geo.files).collect();
+        if side == 0 {
+            files.reverse();
+        }
+        let rook = files
+            .into_iter()
+            .map(|f| geo.square(f, rank))
+            .find(|&s| self.board[s] == rook_code)?;
+        let on_side = if side == 0 { rook > king } else { rook < king };
+        on_side.then_some((king, rook))
+    }
+
+    /// Keeps FEN e.p. targets only where a pawn that made a multi-step stands beyond them.
+    fn set_ep_from_fen(&mut self, targets: Bitboard) {
+        let geo = self.variant.geometry;
+        let mover = 1 - self.side;
+        let last = if mover == WHITE {
+            targets.msb()
+        } else {
+            targets.lsb()
+        };
+        let Some(victim) = geo.offset(last, 0, if mover == WHITE { 1 } else { -1 }) else {
+            return;
+        };
+        let p = self.board[victim];
+        let one_file = targets.all_same(|s| geo.file(s) == geo.file(victim));
+        if p == 0
+            || code_colour(p) != mover
+            || self.variant.ep_mask >> code_type(p) & 1 == 0
+            || !one_file
+            || (targets & self.occupied()).non_empty()
+        {
+            return;
+        }
+        self.ep = self.capturable_ep(targets);
+        self.ep_victim = victim as u8;
+    }
+
+    /// Those of `targets` that a piece of the side to move could capture onto en passant.
+    fn capturable_ep(&self, targets: Bitboard) -> Bitboard {
+        let v = &*self.variant;
+        let us = self.side;
+        let mut reach = Bitboard::EMPTY;
+        let mut types = v.ep_mask;
+        while types != 0 {
+            let t = types.trailing_zeros() as usize;
+            types &= types - 1;
+            for sq in self.by_type[t] & self.by_colour[us] {
+                reach |= v.moves[us][t].en_passant[sq];
+                if v.initial[us][t].has(sq) {
+                    reach |= v.initial_moves[us][t].en_passant[sq];
+                }
+            }
+        }
+        targets & reach
+    }
+
+    fn compute_key(&self) -> u64 {
+        let z = &self.variant.zobrist;
+        let mut k = 0;
+        for sq in self.occupied() {
+            let p = self.board[sq];
+            k ^= z.piece(code_colour(p), code_type(p), sq);
+        }
+        for i in 0..4 {
+            if self.castling >> i & 1 != 0 {
+                k ^= z.castling[i];
+            }
+        }
+        for sq in self.ep {
+            k ^= z.en_passant[sq];
+        }
+        if self.side == BLACK {
+            k ^= z.side;
+        }
+        k
+    }
+
+    pub fn to_fen(&self) -> String {
+        let v = &*self.variant;
+        let geo = v.geometry;
+        let mut s = String::new();
+        for rank in (0..geo.ranks).rev() {
+            let mut empty = 0;
+            for file in 0..geo.files {
+                let p = self.board[geo.square(file, rank)];
+                if p == 0 {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    s += &empty.to_string();
+                    empty = 0;
+                }
+                s.push(v.letter(code_colour(p), code_type(p)));
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push_str(if self.side == WHITE { " w " } else { " b " });
+        if self.castling == 0 {
+            s.push('-');
+        }
+        for (i, c) in ['K', 'Q', 'k', 'q'].iter().enumerate() {
+            if self.castling >> i & 1 != 0 {
+                s.push(*c);
+            }
+        }
+        s.push(' ');
+        if self.ep.is_empty() {
+            s.push('-');
+        }
+        for sq in self.ep {
+            s += &geo.name(sq);
+        }
+        s += &format!(" {} {}", self.halfmove, self.fullmove);
+        s
+    }
+
+    #[inline(always)]
+    fn put(&mut self, sq: usize, colour: usize, ty: usize) {
+        self.board[sq] = code(colour, ty);
+        self.by_colour[colour].set(sq);
+        self.by_type[ty].set(sq);
+        self.key ^= self.variant.zobrist.piece(colour, ty, sq);
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, sq: usize) {
+        let p = self.board[sq];
+        let (colour, ty) = (code_colour(p), code_type(p));
+        self.board[sq] = 0;
+        self.by_colour[colour].clear(sq);
+        self.by_type[ty].clear(sq);
+        self.key ^= self.variant.zobrist.piece(colour, ty, sq);
+    }
+
+    /// (king, king destination, rook, rook destination) of castling right `right`, if both
+    /// destinations are on the board.
+    pub(crate) fn castle_squares(
+        &self,
+        right: usize,
+        king_ty: usize,
+    ) -> Option<(usize, usize, usize, usize)> {
+        let v = &*self.variant;
+        let geo = v.geometry;
+        let king = self.castle_kings[right / 2] as usize;
+        let rook = self.castle_rooks[right] as usize;
+        let dir: i32 = if rook > king { 1 } else { -1 };
+        let steps = v.pieces[king_ty].moves.castling? as i32;
+        let king_to = geo.offset(king, dir * steps, 0)?;
+        let rook_to = match v.castling.as_ref()?.rook_moves {
+            Some(n) => geo.offset(rook, -dir * n as i32, 0)?,
+            None => geo.offset(king_to, -dir, 0)?,
+        };
+        Some((king, king_to, rook, rook_to))
+    }
+
+    pub fn make(&mut self, m: Move) {
+        let (from, to, kind) = (m.from(), m.to(), m.kind());
+        let us = self.side;
+        let moved = self.board[from];
+        let ty = code_type(moved);
+        let capture_sq = if kind == MoveKind::EnPassant {
+            self.ep_victim as usize
+        } else {
+            to
+        };
+        let captured = if kind == MoveKind::Castle {
+            0
+        } else {
+            self.board[capture_sq]
+        };
+        self.history.push(Undo {
+            mv: m,
+            moved,
+            captured,
+            castling: self.castling,
+            ep: self.ep,
+            ep_victim: self.ep_victim,
+            halfmove: self.halfmove,
+            key: self.key,
+        });
+        let z = &self.variant.zobrist;
+        let mut key = self.key;
+        for sq in self.ep {
+            key ^= z.en_passant[sq];
+        }
+        self.key = key;
+        self.ep = Bitboard::EMPTY;
+        if kind == MoveKind::Castle {
+            let right = 2 * us + usize::from(to < from);
+            let (king, king_to, rook, rook_to) =
+                self.castle_squares(right, ty).expect("generated castling");
+            let rook_ty = code_type(self.board[rook]);
+            self.remove(king);
+            self.remove(rook);
+            self.put(king_to, us, ty);
+            self.put(rook_to, us, rook_ty);
+        } else {
+            if captured != 0 {
+                self.remove(capture_sq);
+            }
+            self.remove(from);
+            self.put(to, us, m.promoted().unwrap_or(ty));
+        }
+        if self.castling != 0 {
+            let mut rights = self.castling;
+            for i in 0..4 {
+                let lost = self.castle_rooks[i] as usize == from
+                    || self.castle_rooks[i] as usize == to
+                    || self.castle_kings[i / 2] as usize == from;
+                if lost && rights >> i & 1 != 0 {
+                    rights &= !(1 << i);
+                    self.key ^= self.variant.zobrist.castling[i];
+                }
+            }
+            self.castling = rights;
+        }
+        let v = &*self.variant;
+        self.halfmove = if captured != 0 || v.pawn_mask >> ty & 1 != 0 {
+            0
+        } else {
+            self.halfmove + 1
+        };
+        if us == BLACK {
+            self.fullmove += 1;
+        }
+        self.side = 1 - us;
+        self.key ^= v.zobrist.side;
+        if v.ep_mask >> ty & 1 != 0 && kind == MoveKind::Normal && captured == 0 {
+            let passed = self.passed_squares(from, to);
+            if passed.non_empty() {
+                let ep = self.capturable_ep(passed);
+                if ep.non_empty() {
+                    self.ep = ep;
+                    self.ep_victim = to as u8;
+                    for sq in ep {
+                        self.key ^= self.variant.zobrist.en_passant[sq];
+                    }
+                }
+            }
+        }
+    }
+
+    /// Squares strictly between two squares on one file, rank or diagonal.
+    fn passed_squares(&self, from: usize, to: usize) -> Bitboard {
+        let geo = self.variant.geometry;
+        let (df, dr) = (
+            geo.file(to) as i32 - geo.file(from) as i32,
+            geo.rank(to) as i32 - geo.rank(from) as i32,
+        );
+        let n = df.abs().max(dr.abs());
+        if n < 2 || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
+            return Bitboard::EMPTY;
+        }
+        (1..n).fold(Bitboard::EMPTY, |b, k| {
+            b | Bitboard::square(geo.offset(from, df.signum() * k, dr.signum() * k).unwrap())
+        })
+    }
+
+    pub fn unmake(&mut self) {
+        let u = self.history.pop().expect("unmake without make");
+        let m = u.mv;
+        let (from, to) = (m.from(), m.to());
+        self.side = 1 - self.side;
+        let us = self.side;
+        if us == BLACK {
+            self.fullmove -= 1;
+        }
+        if m.kind() == MoveKind::Castle {
+            let right = 2 * us + usize::from(to < from);
+            self.castling = u.castling;
+            let (king, king_to, rook, rook_to) = self
+                .castle_squares(right, code_type(u.moved))
+                .expect("made castling");
+            let rook_ty = code_type(self.board[rook_to]);
+            self.remove(king_to);
+            self.remove(rook_to);
+            self.put(king, us, code_type(u.moved));
+            self.put(rook, us, rook_ty);
+        } else {
+            self.remove(to);
+            self.put(from, us, code_type(u.moved));
+            if u.captured != 0 {
+                let sq = if m.kind() == MoveKind::EnPassant {
+                    u.ep_victim as usize
+                } else {
+                    to
+                };
+                self.put(sq, code_colour(u.captured), code_type(u.captured));
+            }
+        }
+        self.castling = u.castling;
+        self.ep = u.ep;
+        self.ep_victim = u.ep_victim;
+        self.halfmove = u.halfmove;
+        self.key = u.key;
+    }
+
+    /// Passes the move (for null-move pruning); undone by `unmake_null`.
+    pub fn make_null(&mut self) {
+        self.history.push(Undo {
+            mv: Move::NONE,
+            moved: 0,
+            captured: 0,
+            castling: self.castling,
+            ep: self.ep,
+            ep_victim: self.ep_victim,
+            halfmove: self.halfmove,
+            key: self.key,
+        });
+        for sq in self.ep {
+            self.key ^= self.variant.zobrist.en_passant[sq];
+        }
+        self.ep = Bitboard::EMPTY;
+        self.halfmove += 1;
+        self.side = 1 - self.side;
+        self.key ^= self.variant.zobrist.side;
+    }
+
+    pub fn unmake_null(&mut self) {
+        let u = self.history.pop().expect("unmake_null without make_null");
+        self.side = 1 - self.side;
+        self.ep = u.ep;
+        self.ep_victim = u.ep_victim;
+        self.halfmove = u.halfmove;
+        self.key = u.key;
+    }
+
+    // Accessors.
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+    #[inline(always)]
+    pub fn side_to_move(&self) -> usize {
+        self.side
+    }
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_colour[0] | self.by_colour[1]
+    }
+    #[inline(always)]
+    pub fn colour_bb(&self, colour: usize) -> Bitboard {
+        self.by_colour[colour]
+    }
+    #[inline(always)]
+    pub fn type_bb(&self, ty: usize) -> Bitboard {
+        self.by_type[ty]
+    }
+    #[inline(always)]
+    pub fn pieces(&self, colour: usize, ty: usize) -> Bitboard {
+        self.by_colour[colour] & self.by_type[ty]
+    }
+    /// (colour, type) on a square.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: usize) -> Option<(usize, usize)> {
+        let p = self.board[sq];
+        (p != 0).then(|| (code_colour(p), code_type(p)))
+    }
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+    /// Plies made since this value was created from a FEN.
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+    pub fn en_passant(&self) -> Bitboard {
+        self.ep
+    }
+    /// The last move made, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history
+            .last()
+            .map(|u| u.mv)
+            .filter(|&m| m != Move::NONE)
+    }
+    /// The piece captured by the last move, as (colour, type).
+    pub fn last_captured(&self) -> Option<(usize, usize)> {
+        self.history
+            .last()
+            .filter(|u| u.captured != 0)
+            .map(|u| (code_colour(u.captured), code_type(u.captured)))
+    }
+    pub fn royals(&self, colour: usize) -> Bitboard {
+        let mut m = self.variant.royal_mask;
+        let mut b = Bitboard::EMPTY;
+        while m != 0 {
+            b |= self.by_type[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        b & self.by_colour[colour]
+    }
+    /// How often the current position occurred before (same side, rights and e.p.), counting
+    /// back only to the last capture or pawn move.
+    pub fn repetitions(&self) -> usize {
+        let n = self.history.len();
+        let back = (self.halfmove as usize).min(n);
+        (2..=back)
+            .step_by(2)
+            .filter(|&i| self.history[n - i].key == self.key)
+            .count()
+    }
+    /// Drops the move history (keeps the position); bounds memory in long games.
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    /// The move in UCI notation: from, to, promotion letter (lower case).
+    pub fn move_to_uci(&self, m: Move) -> String {
+        let geo = self.variant.geometry;
+        let mut s = geo.name(m.from()) + &geo.name(m.to());
+        if let Some(t) = m.promoted() {
+            s.push(self.variant.pieces[t].letter);
+        }
+        s
+    }
+
+    /// Finds the legal move written in UCI notation.
+    pub fn parse_uci(&self, text: &str) -> Result<Move, String> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves
+            .into_iter()
+            .find(|&m| self.move_to_uci(m) == text)
+            .ok_or_else(|| format!("'{text}' is not a legal move in {}", self.to_fen()))
+    }
+}
+
+trait AllSame {
+    fn all_same(self, f: impl Fn(usize) -> bool) -> bool;
+}
+impl AllSame for Bitboard {
+    fn all_same(self, f: impl Fn(usize) -> bool) -> bool {
+        self.into_iter().all(f)
+    }
+}

@@ -1,0 +1,284 @@
+//! The variant file format (TOML), read with serde: every field optional so that a file may
+//! `extends` another and override only what changes. Values keep the file and line they came
+//! from, so that errors found later can name them.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use toml::Spanned;
+
+/// A value with the place (`file:line`) it was read from.
+#[derive(Clone, Debug)]
+pub struct Located<T> {
+    pub value: T,
+    pub at: Arc<str>,
+}
+
+impl<T> Located<T> {
+    pub fn new(value: T, at: &str) -> Self {
+        Located {
+            value,
+            at: at.into(),
+        }
+    }
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    extends: Option<Spanned<String>>,
+    name: Option<Spanned<String>>,
+    description: Option<Spanned<String>>,
+    files: Option<Spanned<usize>>,
+    ranks: Option<Spanned<usize>>,
+    setup: Option<Spanned<String>>,
+    #[serde(default)]
+    pieces: Vec<RawPiece>,
+    promotion: Option<RawPromotion>,
+    castling: Option<RawCastling>,
+    rules: Option<RawRules>,
+    opening_moves: Option<Vec<RawOpening>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct RawPiece {
+    letter: Spanned<String>,
+    name: Option<Spanned<String>>,
+    betza: Option<Spanned<String>>,
+    value: Option<Spanned<i32>>,
+    royal: Option<Spanned<bool>>,
+    pawn: Option<Spanned<bool>>,
+    promotes_to: Option<Spanned<String>>,
+    no_same_capture: Option<Spanned<bool>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct RawPromotion {
+    ranks: Option<Spanned<usize>>,
+    lost_only: Option<Spanned<String>>,
+    distinct_colour: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct RawCastling {
+    rook: Option<Spanned<String>>,
+    rook_moves: Option<Spanned<u32>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct RawRules {
+    stalemate: Option<Spanned<String>>,
+    bare_king: Option<Spanned<String>>,
+    rumi_opening: Option<Spanned<String>>,
+    insufficient_material: Option<Spanned<Vec<String>>>,
+    move_rule: Option<Spanned<u32>>,
+    repetitions: Option<Spanned<u32>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct RawOpening {
+    player_move: Spanned<u32>,
+    piece: Spanned<String>,
+    from: Spanned<String>,
+    to: Spanned<String>,
+    requires: Option<Spanned<String>>,
+}
+
+type L<T> = Option<Located<T>>;
+
+/// One piece as the files describe it, overrides applied.
+#[derive(Clone, Debug, Default)]
+pub struct PieceSpec {
+    pub letter: Located<String>,
+    pub name: L<String>,
+    pub betza: L<String>,
+    pub value: L<i32>,
+    pub royal: L<bool>,
+    pub pawn: L<bool>,
+    pub promotes_to: L<String>,
+    pub no_same_capture: L<bool>,
+}
+
+impl Default for Located<String> {
+    fn default() -> Self {
+        Located::new(String::new(), "")
+    }
+}
+
+/// One opening move (Rumi Shatranj's Counselor leap and soldier follow-up), in White's view.
+#[derive(Clone, Debug)]
+pub struct OpeningSpec {
+    pub player_move: u32,
+    pub piece: String,
+    pub from: String,
+    pub to: String,
+    /// `LETTER@SQUARE`: a piece that must stand there (own colour), as in `q@d3`.
+    pub requires: Option<String>,
+    pub at: Arc<str>,
+}
+
+/// A whole variant description, the `extends` chain merged.
+#[derive(Clone, Debug, Default)]
+pub struct VariantSpec {
+    pub name: L<String>,
+    pub description: L<String>,
+    pub files: L<usize>,
+    pub ranks: L<usize>,
+    pub setup: L<String>,
+    pub pieces: Vec<PieceSpec>,
+    pub promotion_ranks: L<usize>,
+    pub lost_only: L<String>,
+    pub distinct_colour: L<String>,
+    pub castling_rook: L<String>,
+    pub castling_rook_moves: L<u32>,
+    pub stalemate: L<String>,
+    pub bare_king: L<String>,
+    pub rumi_opening: L<String>,
+    pub insufficient_material: L<Vec<String>>,
+    pub move_rule: L<u32>,
+    pub repetitions: L<u32>,
+    pub opening_moves: Option<Vec<OpeningSpec>>,
+}
+
+/// Line number (1-based) of a byte offset.
+fn line_of(src: &str, offset: usize) -> usize {
+    src[..offset.min(src.len())]
+        .bytes()
+        .filter(|&b| b == b'\n')
+        .count()
+        + 1
+}
+
+struct Reader<'a> {
+    file: &'a str,
+    src: &'a str,
+}
+
+impl Reader<'_> {
+    fn at(&self, span: std::ops::Range<usize>) -> String {
+        format!("{}:{}", self.file, line_of(self.src, span.start))
+    }
+    fn loc<T>(&self, v: Option<Spanned<T>>) -> L<T> {
+        v.map(|s| {
+            let at = self.at(s.span());
+            Located::new(s.into_inner(), &at)
+        })
+    }
+}
+
+fn over<T>(base: &mut Option<T>, child: Option<T>) {
+    if child.is_some() {
+        *base = child;
+    }
+}
+
+/// Parses one file (not following `extends`); returns the spec and the name it extends.
+pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<String>>), String> {
+    let raw: RawFile = toml::from_str(src).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| format!(":{}", line_of(src, s.start)))
+            .unwrap_or_default();
+        format!("{file}{line}: {}", e.message())
+    })?;
+    let r = Reader { file, src };
+    let mut spec = VariantSpec {
+        name: r.loc(raw.name),
+        description: r.loc(raw.description),
+        files: r.loc(raw.files),
+        ranks: r.loc(raw.ranks),
+        setup: r.loc(raw.setup),
+        ..Default::default()
+    };
+    for p in raw.pieces {
+        let at = r.at(p.letter.span());
+        spec.pieces.push(PieceSpec {
+            letter: Located::new(p.letter.into_inner(), &at),
+            name: r.loc(p.name),
+            betza: r.loc(p.betza),
+            value: r.loc(p.value),
+            royal: r.loc(p.royal),
+            pawn: r.loc(p.pawn),
+            promotes_to: r.loc(p.promotes_to),
+            no_same_capture: r.loc(p.no_same_capture),
+        });
+    }
+    if let Some(p) = raw.promotion {
+        spec.promotion_ranks = r.loc(p.ranks);
+        spec.lost_only = r.loc(p.lost_only);
+        spec.distinct_colour = r.loc(p.distinct_colour);
+    }
+    if let Some(c) = raw.castling {
+        spec.castling_rook = r.loc(c.rook);
+        spec.castling_rook_moves = r.loc(c.rook_moves);
+    }
+    if let Some(x) = raw.rules {
+        spec.stalemate = r.loc(x.stalemate);
+        spec.bare_king = r.loc(x.bare_king);
+        spec.rumi_opening = r.loc(x.rumi_opening);
+        spec.insufficient_material = r.loc(x.insufficient_material);
+        spec.move_rule = r.loc(x.move_rule);
+        spec.repetitions = r.loc(x.repetitions);
+    }
+    spec.opening_moves = raw.opening_moves.map(|v| {
+        v.into_iter()
+            .map(|o| OpeningSpec {
+                at: r.at(o.player_move.span()).into(),
+                player_move: o.player_move.into_inner(),
+                piece: o.piece.into_inner(),
+                from: o.from.into_inner(),
+                to: o.to.into_inner(),
+                requires: o.requires.map(|s| s.into_inner()),
+            })
+            .collect()
+    });
+    Ok((spec, r.loc(raw.extends)))
+}
+
+impl VariantSpec {
+    /// Lays `child` over `self`: set fields replace, pieces merge by letter.
+    pub fn overlay(mut self, child: VariantSpec) -> VariantSpec {
+        over(&mut self.name, child.name);
+        over(&mut self.description, child.description);
+        over(&mut self.files, child.files);
+        over(&mut self.ranks, child.ranks);
+        over(&mut self.setup, child.setup);
+        over(&mut self.promotion_ranks, child.promotion_ranks);
+        over(&mut self.lost_only, child.lost_only);
+        over(&mut self.distinct_colour, child.distinct_colour);
+        over(&mut self.castling_rook, child.castling_rook);
+        over(&mut self.castling_rook_moves, child.castling_rook_moves);
+        over(&mut self.stalemate, child.stalemate);
+        over(&mut self.bare_king, child.bare_king);
+        over(&mut self.rumi_opening, child.rumi_opening);
+        over(&mut self.insufficient_material, child.insufficient_material);
+        over(&mut self.move_rule, child.move_rule);
+        over(&mut self.repetitions, child.repetitions);
+        over(&mut self.opening_moves, child.opening_moves);
+        let mut by_letter: BTreeMap<String, usize> = BTreeMap::new();
+        for (i, p) in self.pieces.iter().enumerate() {
+            by_letter.insert(p.letter.value.to_ascii_lowercase(), i);
+        }
+        for p in child.pieces {
+            match by_letter.get(&p.letter.value.to_ascii_lowercase()) {
+                Some(&i) => {
+                    let b = &mut self.pieces[i];
+                    over(&mut b.name, p.name);
+                    over(&mut b.betza, p.betza);
+                    over(&mut b.value, p.value);
+                    over(&mut b.royal, p.royal);
+                    over(&mut b.pawn, p.pawn);
+                    over(&mut b.promotes_to, p.promotes_to);
+                    over(&mut b.no_same_capture, p.no_same_capture);
+                }
+                None => self.pieces.push(p),
+            }
+        }
+        self
+    }
+}

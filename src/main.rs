@@ -1,0 +1,40 @@
+//! The `hoplite` command line: argument parsing only; the work is in `commands`.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "hoplite",
+    version,
+    about = "Self-play and tuning harness for chess variants"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the built-in variants.
+    Variants,
+    /// Count legal move sequences (perft), or check a perft suite.
+    Perft(commands::perft::PerftArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Variants => commands::variants(),
+        Command::Perft(args) => commands::perft::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
