@@ -22,6 +22,14 @@ enum Command {
     Variants,
     /// Count legal move sequences (perft), or check a perft suite.
     Perft(commands::perft::PerftArgs),
+    /// Fixed search over fixed positions of every built-in variant: node signature and speed.
+    Bench {
+        /// Search depth.
+        #[arg(long, default_value_t = 7)]
+        depth: u32,
+    },
+    /// Speak the UCI protocol on stdin/stdout (`setoption name UCI_Variant value spartan`).
+    Uci,
 }
 
 fn main() -> ExitCode {
@@ -29,6 +37,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Variants => commands::variants(),
         Command::Perft(args) => commands::perft::run(args),
+        Command::Bench { depth } => commands::bench(depth),
+        Command::Uci => {
+            hoplite_search::uci::run(std::io::stdin().lock(), Box::new(std::io::stdout()));
+            Ok(ExitCode::SUCCESS)
+        }
     };
     match result {
         Ok(code) => code,

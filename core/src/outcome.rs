@@ -82,23 +82,10 @@ impl Position {
         if let Some(winner) = self.decided_by_rule() {
             return Some((result(winner), Termination::BareKing));
         }
-        let us = self.side_to_move();
-        let them = 1 - us;
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
         if moves.is_empty() {
-            if self.in_check() {
-                return Some((GameResult::win_for(them), Termination::Checkmate));
-            }
-            if self.variant.bare_king == crate::variant::BareKing::Reply && self.is_bare(us) {
-                return Some((GameResult::win_for(them), Termination::BareKing));
-            }
-            let r = match self.variant.stalemate {
-                Stalemate::Draw => GameResult::Draw,
-                Stalemate::Loss => GameResult::win_for(them),
-                Stalemate::Win => GameResult::win_for(us),
-            };
-            return Some((r, Termination::Stalemate));
+            return Some(self.no_moves_result());
         }
         let v = &*self.variant;
         if v.move_rule > 0 && self.halfmove_clock() >= v.move_rule {
@@ -111,6 +98,25 @@ impl Position {
             return Some((GameResult::Draw, Termination::InsufficientMaterial));
         }
         None
+    }
+
+    /// The result when the side to move has no legal move: checkmate, a bared side that cannot
+    /// reply, or stalemate as the variant scores it.
+    pub fn no_moves_result(&self) -> (GameResult, Termination) {
+        let us = self.side_to_move();
+        let them = 1 - us;
+        if self.in_check() {
+            return (GameResult::win_for(them), Termination::Checkmate);
+        }
+        if self.variant.bare_king == crate::variant::BareKing::Reply && self.is_bare(us) {
+            return (GameResult::win_for(them), Termination::BareKing);
+        }
+        let r = match self.variant.stalemate {
+            Stalemate::Draw => GameResult::Draw,
+            Stalemate::Loss => GameResult::win_for(them),
+            Stalemate::Win => GameResult::win_for(us),
+        };
+        (r, Termination::Stalemate)
     }
 
     /// Whether the material on the board matches one of the variant's drawn patterns.

@@ -303,7 +303,14 @@ impl Position {
         if self.ep.is_empty() {
             s.push('-');
         }
+        // The reader finds the victim one square beyond the last target, so the squares from
+        // a capturable target up to the victim are printed too (`h3h4` after h2-h5 when only
+        // h3 can be taken on; `h3` alone would name a pawn on h4).
+        let mut printed = self.ep;
         for sq in self.ep {
+            printed |= self.passed_squares(sq, self.ep_victim as usize);
+        }
+        for sq in printed {
             s += &geo.name(sq);
         }
         s += &format!(" {} {}", self.halfmove, self.fullmove);
@@ -606,14 +613,19 @@ impl Position {
         self.history.clear();
     }
 
+    /// Whether `m` captures (castling never does).
+    #[inline(always)]
+    pub fn is_capture(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::EnPassant => true,
+            MoveKind::Castle => false,
+            MoveKind::Normal => self.board[m.to()] != 0,
+        }
+    }
+
     /// The move in UCI notation: from, to, promotion letter (lower case).
     pub fn move_to_uci(&self, m: Move) -> String {
-        let geo = self.variant.geometry;
-        let mut s = geo.name(m.from()) + &geo.name(m.to());
-        if let Some(t) = m.promoted() {
-            s.push(self.variant.pieces[t].letter);
-        }
-        s
+        self.variant.move_to_uci(m)
     }
 
     /// Finds the legal move written in UCI notation.

@@ -274,6 +274,17 @@ impl Variant {
         self.pieces.iter().position(|p| p.letter == l)
     }
 
+    /// A move in UCI notation: from, to, promotion letter (lower case); castling is the king's
+    /// move.
+    pub fn move_to_uci(&self, m: crate::Move) -> String {
+        let geo = self.geometry;
+        let mut s = geo.name(m.from()) + &geo.name(m.to());
+        if let Some(t) = m.promoted() {
+            s.push(self.pieces[t].letter);
+        }
+        s
+    }
+
     pub fn letter(&self, colour: usize, ty: usize) -> char {
         let l = self.pieces[ty].letter;
         if colour == WHITE {

@@ -24,3 +24,19 @@ pub fn variants() -> CmdResult {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+pub fn bench(depth: u32) -> CmdResult {
+    let (lines, elapsed) = hoplite_search::bench::run(depth);
+    let total: u64 = lines.iter().map(|l| l.nodes).sum();
+    for l in &lines {
+        println!(
+            "{:<18} {:>10} nodes  bestmove {:<7} {}",
+            l.variant, l.nodes, l.best, l.fen
+        );
+    }
+    let secs = elapsed.as_secs_f64();
+    eprintln!("time {:.3} s", secs);
+    println!("Total nodes: {total}");
+    println!("Nodes/second: {:.0}", total as f64 / secs.max(1e-9));
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,95 @@
+//! Transposition table: one per search value, always-replace with a depth preference.
+
+use hoplite_core::Move;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    mv: u32,
+    score: i32,
+    depth: i16,
+    bound: u8,
+    age: u8,
+}
+
+pub struct Hit {
+    pub mv: Move,
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+pub struct TranspositionTable {
+    entries: Vec<Entry>,
+    mask: usize,
+    age: u8,
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MiB (at least 1024 entries).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let want = (megabytes << 20) / std::mem::size_of::<Entry>();
+        // The largest power of two that fits.
+        let n = 1usize << (usize::BITS - 1 - want.max(1024).leading_zeros());
+        TranspositionTable {
+            entries: vec![Entry::default(); n],
+            mask: n - 1,
+            age: 0,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.iter_mut().for_each(|e| *e = Entry::default());
+        self.age = 0;
+    }
+
+    /// Marks a new search: older entries become preferred for replacement.
+    pub fn new_search(&mut self) {
+        self.age = self.age.wrapping_add(1);
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        let e = &self.entries[key as usize & self.mask];
+        (e.key == key && e.bound != 0).then(|| Hit {
+            mv: Move(e.mv),
+            score: e.score,
+            depth: e.depth as i32,
+            bound: match e.bound {
+                1 => Bound::Exact,
+                2 => Bound::Lower,
+                _ => Bound::Upper,
+            },
+        })
+    }
+
+    pub fn store(&mut self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound) {
+        let age = self.age;
+        let e = &mut self.entries[key as usize & self.mask];
+        if e.key == key || e.age != age || depth >= e.depth as i32 || bound == Bound::Exact {
+            let mv = if mv == Move::NONE && e.key == key {
+                Move(e.mv)
+            } else {
+                mv
+            };
+            *e = Entry {
+                key,
+                mv: mv.0,
+                score,
+                depth: depth as i16,
+                bound: match bound {
+                    Bound::Exact => 1,
+                    Bound::Lower => 2,
+                    Bound::Upper => 3,
+                },
+                age,
+            };
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! The UCI protocol, with `UCI_Variant` as Fairy-Stockfish offers it.
+
+use crate::eval::Weights;
+use crate::search::{Info, Limits, Search, MATE, MATE_BOUND};
+use hoplite_core::variant::builtin_names;
+use hoplite_core::{Position, Variant};
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+type Out = Arc<Mutex<Box<dyn Write + Send>>>;
+
+fn say(out: &Out, line: &str) {
+    let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = writeln!(o, "{line}");
+    let _ = o.flush();
+}
+
+/// `score cp N` or `score mate M` (moves, negative when being mated).
+pub fn score_text(score: i32) -> String {
+    if score.abs() > MATE_BOUND {
+        let plies = MATE - score.abs();
+        let moves = (plies + 1) / 2;
+        format!("mate {}", if score > 0 { moves } else { -moves })
+    } else {
+        format!("cp {score}")
+    }
+}
+
+struct Engine {
+    variant: Arc<Variant>,
+    position: Position,
+    weights_file: Option<String>,
+    hash_mb: usize,
+    search: Option<Search>,
+    running: Option<(JoinHandle<Search>, Arc<std::sync::atomic::AtomicBool>)>,
+    out: Out,
+}
+
+impl Engine {
+    fn new_search(&self) -> Result<Search, String> {
+        let w = match &self.weights_file {
+            Some(f) if !f.is_empty() => Weights::load(&self.variant, Path::new(f))?,
+            _ => Weights::defaults(&self.variant),
+        };
+        Ok(Search::new(w, self.hash_mb))
+    }
+
+    fn set_variant(&mut self, v: Arc<Variant>) -> Result<(), String> {
+        self.variant = v;
+        self.position = Position::startpos(&self.variant);
+        self.search = Some(self.new_search()?);
+        Ok(())
+    }
+
+    fn wait(&mut self) {
+        if let Some((handle, _)) = self.running.take() {
+            if let Ok(s) = handle.join() {
+                self.search = Some(s);
+            }
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some((_, flag)) = &self.running {
+            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        self.wait();
+    }
+
+    fn setoption(&mut self, args: &str) -> Result<(), String> {
+        let rest = args
+            .strip_prefix("name ")
+            .ok_or("setoption: expected 'name'")?;
+        let (name, value) = match rest.split_once(" value ") {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (rest.trim(), ""),
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => self.set_variant(Variant::load(value).map_err(|e| e.to_string())?),
+            "variantfile" => {
+                if value.is_empty() || value == "<empty>" {
+                    Ok(())
+                } else {
+                    self.set_variant(Variant::load(value).map_err(|e| e.to_string())?)
+                }
+            }
+            "weightsfile" => {
+                self.weights_file =
+                    Some(value.to_string()).filter(|v| !v.is_empty() && v != "<empty>");
+                self.search = Some(self.new_search()?);
+                Ok(())
+            }
+            "hash" => {
+                self.hash_mb = value
+                    .parse()
+                    .map_err(|_| format!("Hash: '{value}' is not a number"))?;
+                self.search = Some(self.new_search()?);
+                Ok(())
+            }
+            _ => Err(format!("unknown option '{name}'")),
+        }
+    }
+
+    fn position(&mut self, args: &str) -> Result<(), String> {
+        let (head, moves) = match args.split_once(" moves") {
+            Some((h, m)) => (h.trim(), m.split_whitespace().collect::<Vec<_>>()),
+            None => (args.trim(), Vec::new()),
+        };
+        let mut pos = if head == "startpos" {
+            Position::startpos(&self.variant)
+        } else if let Some(fen) = head.strip_prefix("fen ") {
+            Position::from_fen(&self.variant, fen).map_err(|e| e.to_string())?
+        } else {
+            return Err(format!(
+                "position: expected 'startpos' or 'fen', got '{head}'"
+            ));
+        };
+        for m in moves {
+            let mv = pos.parse_uci(m)?;
+            pos.make(mv);
+        }
+        self.position = pos;
+        Ok(())
+    }
+
+    fn go(&mut self, args: &str) -> Result<(), String> {
+        self.stop();
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let num = |key: &str| -> Option<u64> {
+            words
+                .iter()
+                .position(|w| *w == key)
+                .and_then(|i| words.get(i + 1))
+                .and_then(|v| v.parse().ok())
+        };
+        let mut limits = Limits {
+            depth: num("depth").map(|d| d as u32),
+            nodes: num("nodes"),
+            movetime: num("movetime").map(Duration::from_millis),
+        };
+        let white = self.position.side_to_move() == hoplite_core::WHITE;
+        let (time, inc) = if white {
+            (num("wtime"), num("winc"))
+        } else {
+            (num("btime"), num("binc"))
+        };
+        if let Some(t) = time {
+            let togo = num("movestogo").unwrap_or(30).max(1);
+            let budget = (t / togo + inc.unwrap_or(0) * 3 / 4)
+                .min(t.saturating_sub(50) / 2)
+                .max(1);
+            limits.movetime = Some(Duration::from_millis(budget));
+        }
+        let mut search = match self.search.take() {
+            Some(s) => s,
+            None => self.new_search()?,
+        };
+        let out = self.out.clone();
+        let variant = self.variant.clone();
+        search.set_info(move |i: &Info| {
+            let ms = i.elapsed.as_millis().max(1) as u64;
+            let pv: Vec<String> = i.pv.iter().map(|&m| variant.move_to_uci(m)).collect();
+            say(
+                &out,
+                &format!(
+                    "info depth {} score {} nodes {} nps {} time {} pv {}",
+                    i.depth,
+                    score_text(i.score),
+                    i.nodes,
+                    i.nodes * 1000 / ms,
+                    ms,
+                    pv.join(" ")
+                ),
+            );
+        });
+        let flag = search.stop_flag();
+        let mut pos = self.position.clone();
+        let out = self.out.clone();
+        let handle = std::thread::spawn(move || {
+            let r = search.search(&mut pos, limits);
+            let best = r.best.map_or("0000".to_string(), |m| pos.move_to_uci(m));
+            say(&out, &format!("bestmove {best}"));
+            search
+        });
+        // `go` without limits runs until `stop`.
+        self.running = Some((handle, flag));
+        Ok(())
+    }
+}
+
+/// Runs the protocol until `quit` or end of input.
+pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
+    let out: Out = Arc::new(Mutex::new(output));
+    let variant = Variant::builtin("chess");
+    let mut engine = Engine {
+        position: Position::startpos(&variant),
+        variant,
+        weights_file: None,
+        hash_mb: 16,
+        search: None,
+        running: None,
+        out: out.clone(),
+    };
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        let line = line.trim();
+        let (cmd, args) = line.split_once(' ').unwrap_or((line, ""));
+        let result = match cmd {
+            "uci" => {
+                say(
+                    &out,
+                    &format!("id name hoplite {}", env!("CARGO_PKG_VERSION")),
+                );
+                say(&out, "id author the hoplite developers");
+                let vars: Vec<String> =
+                    builtin_names().iter().map(|n| format!("var {n}")).collect();
+                say(
+                    &out,
+                    &format!(
+                        "option name UCI_Variant type combo default chess {}",
+                        vars.join(" ")
+                    ),
+                );
+                say(&out, "option name VariantFile type string default <empty>");
+                say(&out, "option name WeightsFile type string default <empty>");
+                say(&out, "option name Hash type spin default 16 min 1 max 4096");
+                say(&out, "uciok");
+                Ok(())
+            }
+            "isready" => {
+                say(&out, "readyok");
+                Ok(())
+            }
+            "ucinewgame" => {
+                engine.stop();
+                engine.position = Position::startpos(&engine.variant);
+                if let Some(s) = engine.search.as_mut() {
+                    s.clear();
+                }
+                Ok(())
+            }
+            "setoption" => {
+                engine.stop();
+                engine.setoption(args)
+            }
+            "position" => {
+                engine.stop();
+                engine.position(args)
+            }
+            "go" => engine.go(args),
+            "stop" => {
+                engine.stop();
+                Ok(())
+            }
+            "quit" => break,
+            "" => Ok(()),
+            _ => Err(format!("unknown command '{cmd}'")),
+        };
+        if let Err(e) = result {
+            say(&out, &format!("info string error: {e}"));
+        }
+    }
+    engine.stop();
+}

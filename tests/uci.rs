@@ -1,0 +1,128 @@
+//! Drives `hoplite uci` through stdin and stdout as a GUI would.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+struct Engine {
+    child: std::process::Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hoplite"))
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, lines }
+    }
+    fn send(&mut self, s: &str) {
+        writeln!(self.child.stdin.as_mut().unwrap(), "{s}").unwrap();
+    }
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut got = Vec::new();
+        loop {
+            let l = self
+                .lines
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("no '{prefix}' after {got:?}"));
+            let done = l.starts_with(prefix);
+            got.push(l);
+            if done {
+                return got;
+            }
+        }
+    }
+}
+
+#[test]
+fn uci_session() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = e.until("uciok");
+    assert!(hello.iter().any(|l| l.starts_with("id name hoplite")));
+    let combo = hello
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant type combo"))
+        .unwrap();
+    for v in [
+        "chess",
+        "shatranj",
+        "sultan",
+        "spartan",
+        "rumi-shatranj",
+        "great-shatranj",
+        "great-shatranj-r",
+    ] {
+        assert!(combo.contains(&format!("var {v}")), "{combo}");
+    }
+    e.send("isready");
+    e.until("readyok");
+
+    // Spartan: after 1. e4 Black (the Spartans) answers with a legal Spartan move.
+    e.send("setoption name UCI_Variant value spartan");
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 4");
+    let lines = e.until("bestmove");
+    let info: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(info.len(), 4, "{lines:?}");
+    for part in ["score cp", "nodes", "nps", "pv"] {
+        assert!(info[3].contains(part), "{}", info[3]);
+    }
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let v = hoplite_core::Variant::builtin("spartan");
+    let mut pos = hoplite_core::Position::startpos(&v);
+    pos.make(pos.parse_uci("e2e4").unwrap());
+    assert!(pos.parse_uci(&best).is_ok(), "bestmove {best} is not legal");
+
+    // Sultan's Game from a FEN, with a mate in 1 for the Commander.
+    e.send("setoption name UCI_Variant value sultan");
+    e.send("position fen kr9/pp9/4C6/11/11/11/11/11/11/11/10K w - - 0 1");
+    e.send("go nodes 5000");
+    let lines = e.until("bestmove");
+    assert_eq!(lines.last().unwrap(), "bestmove e9c10");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+
+    // go infinite runs until stop.
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    e.until("readyok");
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert!(lines.last().unwrap().len() > "bestmove ".len());
+
+    // Errors are reported, not fatal.
+    e.send("position startpos moves e2e9");
+    e.until("info string error");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
