@@ -71,7 +71,7 @@ impl Geometry {
     pub fn dark_squares(&self) -> Bitboard {
         Bitboard(
             (0..self.squares())
-                .filter(|&s| (self.file(s) + self.rank(s)) % 2 == 0)
+                .filter(|&s| (self.file(s) + self.rank(s)).is_multiple_of(2))
                 .fold(0u128, |b, s| b | 1u128 << s),
         )
     }

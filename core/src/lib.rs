@@ -9,6 +9,7 @@ pub mod moves;
 pub mod outcome;
 pub mod perft;
 pub mod position;
+pub mod san;
 pub mod spec;
 pub mod tables;
 pub mod variant;

@@ -8,6 +8,8 @@ use crate::position::{code_type, Position};
 use crate::variant::BareKing;
 
 /// How moves are checked for legality while they are generated.
+// Built once per node on the stack; boxing the pin list would allocate in the hot path.
+#[allow(clippy::large_enum_variant)]
 enum Legality {
     /// The only royal is not attacked; `pins` holds (pinned square, squares it may go to).
     Fast {

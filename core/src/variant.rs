@@ -520,10 +520,10 @@ impl Variant {
         let Some(geo) = geometry else {
             return Err(VariantError { problems });
         };
-        if !problems.is_empty() {
+        if pieces.len() > MAX_TYPES {
             return Err(VariantError { problems });
         }
-        let mut problems: Vec<String> = Vec::new();
+        // Go on to the setup and the rules even after a problem, so that one pass reports all.
         let mut bad =
             |at: &str, field: &str, msg: String| problems.push(format!("{at}: {field}: {msg}"));
 
@@ -733,7 +733,7 @@ impl Variant {
                 .any(|m| m.has_lame_capture())
         });
 
-        Ok(Variant {
+        let variant = Arc::new(Variant {
             name,
             description: spec.description.map(|d| d.value).unwrap_or_default(),
             dark_squares: geo.dark_squares(),
@@ -763,6 +763,13 @@ impl Variant {
             lame_capture,
             royal_promoters,
             zobrist: Zobrist::new(),
-        })
+        });
+        // The setup's other fields (side, castling, e.p., counters): `Position::startpos` must
+        // not fail later.
+        if let Err(e) = crate::position::Position::from_fen(&variant, &variant.setup) {
+            let at = spec.setup.as_ref().map_or("variant", |s| &*s.at);
+            return Err(format!("{at}: setup: {e}").into());
+        }
+        Ok(Arc::try_unwrap(variant).expect("no position outlives the check"))
     }
 }

@@ -57,6 +57,9 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
+/// Receives each completed iteration.
+pub type InfoSink = Box<dyn FnMut(&Info) + Send>;
+
 /// One search value per game or per engine: its own tables, no globals.
 pub struct Search {
     pub weights: Weights,
@@ -72,7 +75,7 @@ pub struct Search {
     stop: Arc<AtomicBool>,
     aborted: bool,
     root_best: Option<(Move, i32)>,
-    info: Option<Box<dyn FnMut(&Info) + Send>>,
+    info: Option<InfoSink>,
 }
 
 impl Search {
@@ -203,17 +206,14 @@ impl Search {
         if self.aborted {
             return true;
         }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
-            self.aborted = true;
-        } else if self.nodes & 1023 == 0
+        let out_of_nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
+        let out_of_time = self.nodes & 1023 == 0
             && (self.stop.load(Ordering::Relaxed)
                 || self
                     .limits
                     .movetime
-                    .is_some_and(|t| self.start.elapsed() >= t))
-        {
-            self.aborted = true;
-        }
+                    .is_some_and(|t| self.start.elapsed() >= t));
+        self.aborted = out_of_nodes || out_of_time;
         self.aborted
     }
 

@@ -57,7 +57,7 @@ impl TranspositionTable {
 
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let e = &self.entries[key as usize & self.mask];
-        (e.key == key && e.bound != 0).then(|| Hit {
+        (e.key == key && e.bound != 0).then_some(Hit {
             mv: Move(e.mv),
             score: e.score,
             depth: e.depth as i32,
