@@ -22,6 +22,14 @@ enum Command {
     Variants,
     /// Count legal move sequences (perft), or check a perft suite.
     Perft(commands::perft::PerftArgs),
+    /// Self-play games of one variant in parallel: games.csv, positions.csv, summary.csv.
+    Selfplay(commands::selfplay::SelfplayArgs),
+    /// Engine A against engine B in colour-swapped pairs: Elo, LOS, SPRT.
+    Match(commands::selfplay::MatchArgs),
+    /// Rule configurations of one variant with the same seeds: each side's score and 95% CI.
+    Balance(commands::selfplay::BalanceArgs),
+    /// Combine the shard directories of one run.
+    Merge(commands::selfplay::MergeArgs),
     /// Fixed search over fixed positions of every built-in variant: node signature and speed.
     Bench {
         /// Search depth.
@@ -37,6 +45,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Variants => commands::variants(),
         Command::Perft(args) => commands::perft::run(args),
+        Command::Selfplay(a) => commands::selfplay::run_selfplay(a),
+        Command::Match(a) => commands::selfplay::run_match(a),
+        Command::Balance(a) => commands::selfplay::run_balance(a),
+        Command::Merge(a) => commands::selfplay::run_merge(a),
         Command::Bench { depth } => commands::bench(depth),
         Command::Uci => {
             hoplite_search::uci::run(std::io::stdin().lock(), Box::new(std::io::stdout()));

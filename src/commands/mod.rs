@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod perft;
+pub mod selfplay;
 
 use hoplite_core::variant::{builtin_names, Variant};
 use std::process::ExitCode;

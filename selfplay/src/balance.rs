@@ -1,0 +1,172 @@
+//! `hoplite balance CONFIG.toml`: one base variant and named overrides (a piece's Betza, a
+//! rule option, the setup), every configuration played with the same seeds and openings.
+
+use crate::game::{game_seed, random_opening};
+use crate::run::{Job, Progress};
+use crate::{output, EngineOptions, Openings, RunOptions, RunReport};
+use hoplite_core::{Position, Variant};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Deserialize;
+use std::path::Path;
+use std::sync::Arc;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BalanceFile {
+    /// Built-in name or variant file (relative to the config file).
+    pub variant: String,
+    pub games: Option<u64>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    pub random_plies: Option<u32>,
+    pub seed: Option<u64>,
+    pub max_plies: Option<u32>,
+    pub configs: Vec<ConfigEntry>,
+}
+
+#[derive(Deserialize)]
+pub struct ConfigEntry {
+    pub name: String,
+    /// Anything a variant file may say, laid over the base variant.
+    #[serde(flatten)]
+    pub overrides: toml::Table,
+}
+
+pub struct Balance {
+    pub file: BalanceFile,
+    pub text: String,
+    pub configs: Vec<(String, Arc<Variant>)>,
+}
+
+/// Reads a balance config and builds each configuration's variant.
+pub fn load(path: &Path) -> Result<Balance, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read balance config '{}': {e}", path.display()))?;
+    let file: BalanceFile = toml::from_str(&text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| format!(":{}", text[..s.start].lines().count().max(1)))
+            .unwrap_or_default();
+        format!("{}{line}: {}", path.display(), e.message())
+    })?;
+    if file.configs.is_empty() {
+        return Err(format!("{}: no [[configs]]", path.display()));
+    }
+    let base = if hoplite_core::variant::builtin_names().contains(&file.variant.as_str()) {
+        file.variant.clone()
+    } else {
+        path.parent()
+            .unwrap_or(Path::new("."))
+            .join(&file.variant)
+            .display()
+            .to_string()
+    };
+    let mut configs = Vec::new();
+    for c in &file.configs {
+        if configs.iter().any(|(n, _)| n == &c.name) {
+            return Err(format!(
+                "{}: config '{}' is named twice",
+                path.display(),
+                c.name
+            ));
+        }
+        let overlay = toml::to_string(&c.overrides)
+            .map_err(|e| format!("{}: config '{}': {e}", path.display(), c.name))?;
+        let src = format!("extends = {base:?}\n{overlay}");
+        let label = format!("{} [configs '{}']", path.display(), c.name);
+        let v = Variant::from_toml(&label, &src).map_err(|e| e.to_string())?;
+        configs.push((c.name.clone(), v));
+    }
+    Ok(Balance {
+        file,
+        text,
+        configs,
+    })
+}
+
+/// Runs every configuration; game `c * games + i` of configuration `c` uses the seed and
+/// opening of index `i`. The opening comes from the first configuration; where it is not
+/// legal under another's rules, that configuration draws its own from the same seed.
+pub fn run(b: &Balance, engine: &EngineOptions, opts: &RunOptions) -> Result<RunReport, String> {
+    let first = b.configs[0].1.clone();
+    let manifest = format!(
+        "command = \"balance\"\nconfig = {:?}\n{}{}",
+        b.text,
+        opts.manifest(),
+        engine.manifest("")
+    );
+    let (mut out, done) = output::open(
+        &opts.out,
+        &manifest,
+        opts.resume,
+        opts.pgn,
+        opts.timing,
+        &first.name,
+    )?;
+    let openings = Openings::new(&first, opts)?;
+    let games = opts.games;
+    let mut jobs = Vec::new();
+    let mut total = 0;
+    for i in 0..games {
+        let ids: Vec<u64> = (0..b.configs.len() as u64)
+            .map(|c| c * games + i)
+            .filter(|&id| opts.in_shard(id))
+            .collect();
+        total += ids.len() as u64;
+        let todo: Vec<u64> = ids.into_iter().filter(|id| !done.contains(id)).collect();
+        if todo.is_empty() {
+            continue;
+        }
+        let seed = game_seed(opts.seed, i);
+        let start_fen = openings.start(&first, i);
+        let start = Position::from_fen(&first, &start_fen).map_err(|e| e.to_string())?;
+        let line = random_opening(
+            &start,
+            opts.random_plies,
+            &mut ChaCha8Rng::seed_from_u64(seed),
+        );
+        let shared = Arc::new(
+            line.iter()
+                .map(|&m| first.move_to_uci(m))
+                .collect::<Vec<_>>(),
+        );
+        for id in todo {
+            let (name, variant) = &b.configs[(id / games) as usize];
+            let spec = Arc::new(engine.engine("hoplite", variant)?);
+            jobs.push(Job {
+                game_id: id,
+                variant: variant.clone(),
+                config: name.as_str().into(),
+                seed,
+                start_fen: start_fen.clone(),
+                opening: openings.opening(),
+                shared_opening: Some(shared.clone()),
+                white: spec.clone(),
+                black: spec,
+                adjudication: opts.adjudication,
+                record_san: opts.pgn,
+                tt_megabytes: opts.tt_megabytes,
+            });
+        }
+    }
+    jobs.sort_by_key(|j| j.game_id);
+    let played = jobs.len() as u64;
+    let mut progress = Progress::new("balance", total, done.len() as u64);
+    let mut wdl = crate::stats::Wdl::default();
+    for r in &out.rows {
+        crate::add_white(&mut wdl, &r.result);
+    }
+    crate::run::run_jobs(jobs, opts.threads, &mut out, &mut progress, |row| {
+        crate::add_white(&mut wdl, &row.result);
+        (wdl, false)
+    })?;
+    let configs: Vec<String> = b.configs.iter().map(|(n, _)| n.clone()).collect();
+    output::write_summary(&opts.out, &out.rows, &configs)?;
+    Ok(RunReport {
+        rows: out.rows,
+        configs,
+        played,
+        games_per_second: progress.games_per_second(),
+    })
+}
