@@ -1,0 +1,311 @@
+//! The self-play contract, through the binary: reproducible whatever the thread count,
+//! shards merge into the unsharded run, a killed run resumes to the same files, PGN replays,
+//! bad input gets a clear error.
+
+use hoplite_core::{Position, Variant};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+fn hoplite(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hoplite"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn ok(args: &[&str]) -> Output {
+    let o = hoplite(args);
+    assert!(
+        o.status.success(),
+        "hoplite {args:?} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("hoplite-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+const FILES: [&str; 4] = ["games.csv", "positions.csv", "summary.csv", "games.pgn"];
+
+fn assert_same_files(a: &Path, b: &Path) {
+    for f in FILES {
+        let (x, y) = (
+            std::fs::read(a.join(f)).unwrap(),
+            std::fs::read(b.join(f)).unwrap(),
+        );
+        assert!(
+            x == y,
+            "{f} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
+
+fn run(variant: &str, out: &Path, extra: &[&str]) {
+    let mut args = vec![
+        "selfplay",
+        "--variant",
+        variant,
+        "--games",
+        "10",
+        "--nodes",
+        "300",
+        "--random-plies",
+        "4",
+        "--max-plies",
+        "80",
+        "--seed",
+        "7",
+        "--pgn",
+        "--out",
+    ];
+    let out = out.to_str().unwrap();
+    args.push(out);
+    args.extend_from_slice(extra);
+    ok(&args);
+}
+
+#[test]
+fn same_seed_same_bytes_for_one_and_two_threads() {
+    let (a, b) = (tmp("t1"), tmp("t2"));
+    run("spartan", &a, &["--threads", "1"]);
+    run("spartan", &b, &["--threads", "2"]);
+    assert_same_files(&a, &b);
+    let games = std::fs::read_to_string(a.join("games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 11);
+    assert!(games.starts_with("game_id,variant,config,seed,white,black,opening_fen,result,termination,plies,final_fen,nodes,duration_ms\n"));
+    let summary = std::fs::read_to_string(a.join("summary.csv")).unwrap();
+    assert!(summary.starts_with("config,games,white_wins,draws,black_wins,white_score,ci95_low,ci95_high,mean_plies,checkmate,"));
+    assert!(summary.lines().nth(1).unwrap().starts_with("default,10,"));
+}
+
+#[test]
+fn shards_merge_into_the_unsharded_run() {
+    let whole = tmp("whole");
+    run("chess", &whole, &[]);
+    let shards: Vec<PathBuf> = (0..3).map(|k| tmp(&format!("shard{k}"))).collect();
+    for (k, d) in shards.iter().enumerate() {
+        run("chess", d, &["--shard", &format!("{k}/3")]);
+    }
+    let merged = tmp("merged");
+    let mut args = vec!["merge"];
+    let names: Vec<String> = shards.iter().map(|d| d.display().to_string()).collect();
+    args.extend(names.iter().map(|s| s.as_str()));
+    let m = merged.display().to_string();
+    args.extend(["--out", &m]);
+    ok(&args);
+    assert_same_files(&whole, &merged);
+    assert_eq!(
+        std::fs::read(whole.join("run.toml")).unwrap(),
+        std::fs::read(merged.join("run.toml")).unwrap()
+    );
+}
+
+#[test]
+fn a_killed_run_resumes_to_the_same_files() {
+    let whole = tmp("uninterrupted");
+    run("sultan", &whole, &["--threads", "2"]);
+    let cut = tmp("killed");
+    let out = cut.display().to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hoplite"))
+        .args([
+            "selfplay",
+            "--variant",
+            "sultan",
+            "--games",
+            "10",
+            "--nodes",
+            "300",
+            "--random-plies",
+            "4",
+            "--max-plies",
+            "80",
+            "--seed",
+            "7",
+            "--pgn",
+            "--threads",
+            "2",
+            "--out",
+            &out,
+        ])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill once a few games are on disk.
+    for _ in 0..600 {
+        let n = std::fs::read_to_string(cut.join("games.csv"))
+            .map(|s| s.lines().count())
+            .unwrap_or(0);
+        if n >= 4 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // A torn line, as a kill in the middle of a write leaves it.
+    let mut games = std::fs::read_to_string(cut.join("games.csv")).unwrap();
+    let done = games.lines().count() - 1;
+    assert!(done < 10, "the run finished before it could be killed");
+    games.push_str("9,sultan,default,12");
+    std::fs::write(cut.join("games.csv"), games).unwrap();
+    // Without --resume the directory is protected; with other arguments the resume is refused.
+    let o = hoplite(&[
+        "selfplay",
+        "--variant",
+        "sultan",
+        "--games",
+        "10",
+        "--out",
+        &out,
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
+    let o = hoplite(&[
+        "selfplay",
+        "--variant",
+        "sultan",
+        "--games",
+        "12",
+        "--nodes",
+        "300",
+        "--random-plies",
+        "4",
+        "--max-plies",
+        "80",
+        "--seed",
+        "7",
+        "--pgn",
+        "--out",
+        &out,
+        "--resume",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("games = 12"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    run("sultan", &cut, &["--threads", "2", "--resume"]);
+    assert_same_files(&whole, &cut);
+}
+
+#[test]
+fn every_pgn_game_replays_through_the_san_parser() {
+    for variant in ["spartan", "great-shatranj", "rumi-shatranj"] {
+        let d = tmp(&format!("pgn-{variant}"));
+        run(variant, &d, &[]);
+        let v = Variant::builtin(variant);
+        let pgn = std::fs::read_to_string(d.join("games.pgn")).unwrap();
+        let finals: Vec<String> = std::fs::read_to_string(d.join("games.csv"))
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(10).unwrap().to_string())
+            .collect();
+        let games: Vec<&str> = pgn
+            .split("[Event ")
+            .filter(|g| !g.trim().is_empty())
+            .collect();
+        assert_eq!(games.len(), 10);
+        for (g, fin) in games.iter().zip(&finals) {
+            let mut pos = match g.lines().find_map(|l| {
+                l.strip_prefix("[FEN \"")
+                    .and_then(|r| r.strip_suffix("\"]"))
+            }) {
+                Some(fen) => Position::from_fen(&v, fen).unwrap(),
+                None => Position::startpos(&v),
+            };
+            let movetext: String = g
+                .lines()
+                .skip(1)
+                .filter(|l| !l.starts_with('['))
+                .collect::<Vec<_>>()
+                .join(" ");
+            for tok in movetext.split_whitespace() {
+                if tok.ends_with('.') || ["1-0", "0-1", "1/2-1/2"].contains(&tok) {
+                    continue;
+                }
+                let m = pos
+                    .parse_san(tok)
+                    .unwrap_or_else(|e| panic!("{variant}: {e}"));
+                pos.make(m);
+            }
+            assert_eq!(&pos.to_fen(), fin, "{variant}");
+        }
+    }
+}
+
+#[test]
+fn bad_input_gets_a_clear_error() {
+    let err = |args: &[&str]| {
+        let o = hoplite(args);
+        assert!(!o.status.success(), "{args:?} should fail");
+        String::from_utf8_lossy(&o.stderr).to_string()
+    };
+    assert!(err(&["selfplay", "--variant", "nosuch", "--out", "/tmp/x"])
+        .contains("unknown variant 'nosuch'"));
+    let dir = tmp("bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.epd");
+    std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKXNR w KQkq -\n").unwrap();
+    let e = err(&[
+        "selfplay",
+        "--variant",
+        "chess",
+        "--book",
+        book.to_str().unwrap(),
+        "--out",
+        dir.join("o").to_str().unwrap(),
+    ]);
+    assert!(e.contains("book.epd:2") && e.contains("'X'"), "{e}");
+    let file = dir.join("plain-file");
+    std::fs::write(&file, "x").unwrap();
+    let e = err(&[
+        "selfplay",
+        "--games",
+        "1",
+        "--out",
+        file.join("sub").to_str().unwrap(),
+    ]);
+    assert!(e.contains("cannot create output directory"), "{e}");
+    // A corrupt row in the middle of games.csv stops a resume and is left as it was.
+    let d = tmp("corrupt");
+    run("chess", &d, &[]);
+    let games = std::fs::read_to_string(d.join("games.csv")).unwrap();
+    let mut lines: Vec<&str> = games.lines().collect();
+    lines[3] = "2,chess,default,notanumber,hoplite,hoplite,x,1-0,checkmate,10,x,5,";
+    let corrupt = lines.join("\n") + "\n";
+    std::fs::write(d.join("games.csv"), &corrupt).unwrap();
+    let out = d.display().to_string();
+    let e = err(&[
+        "selfplay",
+        "--variant",
+        "chess",
+        "--games",
+        "10",
+        "--nodes",
+        "300",
+        "--random-plies",
+        "4",
+        "--max-plies",
+        "80",
+        "--seed",
+        "7",
+        "--pgn",
+        "--out",
+        &out,
+        "--resume",
+    ]);
+    assert!(e.contains("games.csv:4"), "{e}");
+    assert_eq!(
+        std::fs::read_to_string(d.join("games.csv")).unwrap(),
+        corrupt
+    );
+}
