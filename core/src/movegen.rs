@@ -140,13 +140,29 @@ impl Position {
     /// All legal moves, into `out` (cleared first). A position decided by a variant rule (a
     /// bare king) has none.
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.legal(out, false);
+    }
+
+    /// The legal captures and promotions (for quiescence search), into `out`.
+    pub fn legal_captures(&self, out: &mut Vec<Move>) {
+        self.legal(out, true);
+    }
+
+    fn legal(&self, out: &mut Vec<Move>, captures_only: bool) {
         out.clear();
         if self.variant.bare_king != BareKing::None && self.decided_by_rule().is_some() {
             return;
         }
         let v = &*self.variant;
-        if !v.opening_moves.is_empty() && self.opening_moves(out) {
-            return;
+        if !v.opening_moves.is_empty() {
+            let forced = self.opening_moves(out);
+            if captures_only {
+                // Opening moves are quiet; forced ones leave no capture.
+                out.clear();
+            }
+            if forced {
+                return;
+            }
         }
         let us = self.side;
         let them = 1 - us;
@@ -162,7 +178,7 @@ impl Position {
         } else {
             Legality::Test
         };
-        self.generate(out, &legality);
+        self.generate(out, &legality, captures_only);
     }
 
     /// Adds the opening moves that apply now; true if they are forced and so the only moves.
@@ -232,7 +248,7 @@ impl Position {
         }
     }
 
-    fn generate(&self, out: &mut Vec<Move>, legality: &Legality) {
+    fn generate(&self, out: &mut Vec<Move>, legality: &Legality, captures_only: bool) {
         let v = &*self.variant;
         let us = self.side;
         let them = 1 - us;
@@ -255,6 +271,12 @@ impl Position {
             } else {
                 theirs
             };
+            // Quiet moves wanted: all, or (for quiescence) only promotions.
+            let quiet_ok = match (captures_only, promotes) {
+                (false, _) => empty,
+                (true, true) => empty & zone,
+                (true, false) => Bitboard::EMPTY,
+            };
             for from in pcs {
                 let (mut quiet, mut capture) = ms.targets(&v.rays, from, occ);
                 let mut ep = ms.en_passant[from];
@@ -264,7 +286,7 @@ impl Position {
                     capture |= c;
                     ep |= ims.en_passant[from];
                 }
-                let mut targets = (quiet & empty) | (capture & capturable);
+                let mut targets = (quiet & quiet_ok) | (capture & capturable);
                 ep &= self.ep & empty;
                 let test = match legality {
                     Legality::Test => true,
@@ -326,7 +348,7 @@ impl Position {
                 }
             }
         }
-        if self.castling >> (2 * us) & 3 != 0 {
+        if !captures_only && self.castling >> (2 * us) & 3 != 0 {
             self.castling_moves(out);
         }
     }

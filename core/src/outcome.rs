@@ -122,7 +122,7 @@ impl Position {
     /// Whether the material on the board matches one of the variant's drawn patterns.
     pub fn insufficient_material(&self) -> bool {
         let v = &*self.variant;
-        if v.insufficient.is_empty() {
+        if v.insufficient.is_empty() || self.occupied().count() > v.insufficient_max_pieces {
             return false;
         }
         let counts: [[u8; MAX_TYPES]; 2] =

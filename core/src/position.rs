@@ -217,11 +217,11 @@ impl Position {
             || code_colour(p) != mover
             || self.variant.ep_mask >> code_type(p) & 1 == 0
             || !one_file
-            || (targets & self.occupied()).non_empty()
         {
             return;
         }
-        self.ep = self.capturable_ep(targets);
+        // A square the mover leapt over may be occupied; it is no target.
+        self.ep = self.capturable_ep(targets & !self.occupied());
         self.ep_victim = victim as u8;
     }
 
@@ -409,7 +409,8 @@ impl Position {
             for i in 0..4 {
                 let lost = self.castle_rooks[i] as usize == from
                     || self.castle_rooks[i] as usize == to
-                    || self.castle_kings[i / 2] as usize == from;
+                    || self.castle_kings[i / 2] as usize == from
+                    || self.castle_kings[i / 2] as usize == to;
                 if lost && rights >> i & 1 != 0 {
                     rights &= !(1 << i);
                     self.key ^= self.variant.zobrist.castling[i];
@@ -428,8 +429,13 @@ impl Position {
         }
         self.side = 1 - us;
         self.key ^= v.zobrist.side;
-        if v.ep_mask >> ty & 1 != 0 && kind == MoveKind::Normal && captured == 0 {
-            let passed = self.passed_squares(from, to);
+        // E.p. targets only from a step straight forward: the FEN names the victim as the
+        // piece one square beyond the last target, so that is all it can describe.
+        let geo = v.geometry;
+        let forward =
+            geo.file(from) == geo.file(to) && (geo.rank(to) > geo.rank(from)) == (us == WHITE);
+        if v.ep_mask >> ty & 1 != 0 && kind == MoveKind::Normal && captured == 0 && forward {
+            let passed = self.passed_squares(from, to) & !self.occupied();
             if passed.non_empty() {
                 let ep = self.capturable_ep(passed);
                 if ep.non_empty() {

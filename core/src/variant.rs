@@ -150,6 +150,8 @@ pub struct Variant {
     pub opening_moves: Vec<OpeningMove>,
     /// Drawn material: per pattern, the piece counts of the two sides (either colour).
     pub insufficient: Vec<[[u8; MAX_TYPES]; 2]>,
+    /// The most pieces any drawn pattern has (a quick rejection).
+    pub insufficient_max_pieces: u32,
     pub move_rule: u32,
     pub repetitions: u32,
     pub start_counts: [[u8; MAX_TYPES]; 2],
@@ -748,6 +750,11 @@ impl Variant {
             bare_king,
             opening_mode,
             opening_moves,
+            insufficient_max_pieces: insufficient
+                .iter()
+                .map(|p| p.iter().flatten().map(|&c| c as u32).sum())
+                .max()
+                .unwrap_or(0),
             insufficient,
             move_rule: spec.move_rule.map_or(100, |m| m.value),
             repetitions: spec.repetitions.map_or(3, |r| r.value),

@@ -67,6 +67,7 @@ pub struct Search {
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
     moves: Vec<Vec<Move>>,
+    scores: Vec<Vec<i32>>,
     pv: Vec<Vec<Move>>,
     values: Vec<i32>,
     nodes: u64,
@@ -88,6 +89,7 @@ impl Search {
             killers: vec![[Move::NONE; 2]; MAX_PLY + 1],
             history: vec![0; 2 * 128 * 128],
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
+            scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             values,
             weights,
@@ -388,7 +390,7 @@ impl Search {
                 }
             }
         }
-        let mut scores = Vec::with_capacity(moves.len());
+        let mut scores = std::mem::take(&mut self.scores[ply]);
         self.order(pos, &moves, hash_move, ply, &mut scores);
         let original_alpha = alpha;
         let mut best_score = -INF;
@@ -445,6 +447,7 @@ impl Search {
             }
         }
         self.moves[ply] = moves;
+        self.scores[ply] = scores;
         if self.aborted {
             return 0;
         }
@@ -477,24 +480,26 @@ impl Search {
         if ply >= MAX_PLY - 1 {
             return evaluate(pos, &self.weights);
         }
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            self.moves[ply] = moves;
-            return Self::result_score(pos, pos.no_moves_result().0, ply);
-        }
         let in_check = pos.in_check();
+        let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut best = -INF;
-        if !in_check {
+        if in_check {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                self.moves[ply] = moves;
+                return Self::result_score(pos, pos.no_moves_result().0, ply);
+            }
+        } else {
+            // Stand pat. Stalemate is left to the full-width search.
             best = evaluate(pos, &self.weights);
             if best >= beta {
                 self.moves[ply] = moves;
                 return best;
             }
             alpha = alpha.max(best);
-            moves.retain(|&m| pos.is_capture(m) || m.promoted().is_some());
+            pos.legal_captures(&mut moves);
         }
-        let mut scores = Vec::with_capacity(moves.len());
+        let mut scores = std::mem::take(&mut self.scores[ply]);
         self.order(pos, &moves, Move::NONE, ply, &mut scores);
         for i in 0..moves.len() {
             let m = Self::pick(&mut moves, &mut scores, i);
@@ -515,6 +520,7 @@ impl Search {
             }
         }
         self.moves[ply] = moves;
+        self.scores[ply] = scores;
         best
     }
 }

@@ -1,0 +1,53 @@
+//! Every line of `data/perft/*.epd`, at each depth whose count is small enough for CI.
+
+use hoplite_core::perft::{parse_suite, perft};
+use hoplite_core::{Position, Variant};
+
+const SUITES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/");
+/// Depths with more leaves than this are skipped to keep the test short.
+const MAX_NODES: u64 = 2_000_000;
+
+#[test]
+fn every_suite_line_matches_up_to_two_million_nodes() {
+    let mut files: Vec<_> = std::fs::read_dir(SUITES)
+        .expect("data/perft exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "epd"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 7, "one suite per built-in variant");
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for path in files {
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let variant = Variant::load(&name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let suite = parse_suite(&path.display().to_string(), &text).unwrap();
+        assert!(!suite.is_empty(), "{name}: empty suite");
+        for line in suite {
+            let mut pos = Position::from_fen(&variant, &line.fen)
+                .unwrap_or_else(|e| panic!("{name}:{}: {e}", line.line));
+            let before = pos.to_fen();
+            for &(depth, expected) in &line.counts {
+                if expected > MAX_NODES {
+                    continue;
+                }
+                let got = perft(&mut pos, depth);
+                checked += 1;
+                if got != expected {
+                    failures.push(format!(
+                        "{name}:{} D{depth}: expected {expected}, got {got} ({})",
+                        line.line, line.fen
+                    ));
+                }
+                assert_eq!(pos.to_fen(), before, "perft restores the position");
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} counts checked");
+    assert!(
+        failures.is_empty(),
+        "perft mismatches:\n{}",
+        failures.join("\n")
+    );
+}
