@@ -6,11 +6,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(
-    name = "hoplite",
-    version,
-    about = "Self-play and tuning harness for chess variants"
-)]
+#[command(name = "hoplite", version, about = "Self-play and tuning harness for chess variants")]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -8,19 +8,12 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 fn hoplite(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hoplite"))
-        .args(args)
-        .output()
-        .unwrap()
+    Command::new(env!("CARGO_BIN_EXE_hoplite")).args(args).output().unwrap()
 }
 
 fn ok(args: &[&str]) -> Output {
     let o = hoplite(args);
-    assert!(
-        o.status.success(),
-        "hoplite {args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(o.status.success(), "hoplite {args:?} failed: {}", String::from_utf8_lossy(&o.stderr));
     o
 }
 
@@ -34,16 +27,8 @@ const FILES: [&str; 4] = ["games.csv", "positions.csv", "summary.csv", "games.pg
 
 fn assert_same_files(a: &Path, b: &Path) {
     for f in FILES {
-        let (x, y) = (
-            std::fs::read(a.join(f)).unwrap(),
-            std::fs::read(b.join(f)).unwrap(),
-        );
-        assert!(
-            x == y,
-            "{f} differs between {} and {}",
-            a.display(),
-            b.display()
-        );
+        let (x, y) = (std::fs::read(a.join(f)).unwrap(), std::fs::read(b.join(f)).unwrap());
+        assert!(x == y, "{f} differs between {} and {}", a.display(), b.display());
     }
 }
 
@@ -79,9 +64,12 @@ fn same_seed_same_bytes_for_one_and_two_threads() {
     assert_same_files(&a, &b);
     let games = std::fs::read_to_string(a.join("games.csv")).unwrap();
     assert_eq!(games.lines().count(), 11);
-    assert!(games.starts_with("game_id,variant,config,seed,white,black,opening_fen,result,termination,plies,final_fen,nodes,duration_ms\n"));
+    assert!(games.starts_with(
+        "game_id,variant,config,seed,white,black,opening_fen,result,termination,plies,final_fen,nodes,duration_ms\n"
+    ));
     let summary = std::fs::read_to_string(a.join("summary.csv")).unwrap();
-    assert!(summary.starts_with("config,games,white_wins,draws,black_wins,white_score,ci95_low,ci95_high,mean_plies,checkmate,"));
+    assert!(summary
+        .starts_with("config,games,white_wins,draws,black_wins,white_score,ci95_low,ci95_high,mean_plies,checkmate,"));
     assert!(summary.lines().nth(1).unwrap().starts_with("default,10,"));
 }
 
@@ -101,10 +89,12 @@ fn shards_merge_into_the_unsharded_run() {
     args.extend(["--out", &m]);
     ok(&args);
     assert_same_files(&whole, &merged);
-    assert_eq!(
-        std::fs::read(whole.join("run.toml")).unwrap(),
-        std::fs::read(merged.join("run.toml")).unwrap()
-    );
+    // Two of three shards are not the run.
+    let partial = tmp("partial").display().to_string();
+    let o = hoplite(&["merge", &names[0], &names[1], "--out", &partial]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("shard 2/3"));
+    assert_eq!(std::fs::read(whole.join("run.toml")).unwrap(), std::fs::read(merged.join("run.toml")).unwrap());
 }
 
 #[test]
@@ -139,9 +129,7 @@ fn a_killed_run_resumes_to_the_same_files() {
         .unwrap();
     // Kill once a few games are on disk.
     for _ in 0..600 {
-        let n = std::fs::read_to_string(cut.join("games.csv"))
-            .map(|s| s.lines().count())
-            .unwrap_or(0);
+        let n = std::fs::read_to_string(cut.join("games.csv")).map(|s| s.lines().count()).unwrap_or(0);
         if n >= 4 {
             break;
         }
@@ -156,15 +144,7 @@ fn a_killed_run_resumes_to_the_same_files() {
     games.push_str("9,sultan,default,12");
     std::fs::write(cut.join("games.csv"), games).unwrap();
     // Without --resume the directory is protected; with other arguments the resume is refused.
-    let o = hoplite(&[
-        "selfplay",
-        "--variant",
-        "sultan",
-        "--games",
-        "10",
-        "--out",
-        &out,
-    ]);
+    let o = hoplite(&["selfplay", "--variant", "sultan", "--games", "10", "--out", &out]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
     let o = hoplite(&[
@@ -187,11 +167,7 @@ fn a_killed_run_resumes_to_the_same_files() {
         "--resume",
     ]);
     assert!(!o.status.success());
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("games = 12"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("games = 12"), "{}", String::from_utf8_lossy(&o.stderr));
     run("sultan", &cut, &["--threads", "2", "--resume"]);
     assert_same_files(&whole, &cut);
 }
@@ -209,32 +185,19 @@ fn every_pgn_game_replays_through_the_san_parser() {
             .skip(1)
             .map(|l| l.split(',').nth(10).unwrap().to_string())
             .collect();
-        let games: Vec<&str> = pgn
-            .split("[Event ")
-            .filter(|g| !g.trim().is_empty())
-            .collect();
+        let games: Vec<&str> = pgn.split("[Event ").filter(|g| !g.trim().is_empty()).collect();
         assert_eq!(games.len(), 10);
         for (g, fin) in games.iter().zip(&finals) {
-            let mut pos = match g.lines().find_map(|l| {
-                l.strip_prefix("[FEN \"")
-                    .and_then(|r| r.strip_suffix("\"]"))
-            }) {
+            let mut pos = match g.lines().find_map(|l| l.strip_prefix("[FEN \"").and_then(|r| r.strip_suffix("\"]"))) {
                 Some(fen) => Position::from_fen(&v, fen).unwrap(),
                 None => Position::startpos(&v),
             };
-            let movetext: String = g
-                .lines()
-                .skip(1)
-                .filter(|l| !l.starts_with('['))
-                .collect::<Vec<_>>()
-                .join(" ");
+            let movetext: String = g.lines().skip(1).filter(|l| !l.starts_with('[')).collect::<Vec<_>>().join(" ");
             for tok in movetext.split_whitespace() {
                 if tok.ends_with('.') || ["1-0", "0-1", "1/2-1/2"].contains(&tok) {
                     continue;
                 }
-                let m = pos
-                    .parse_san(tok)
-                    .unwrap_or_else(|e| panic!("{variant}: {e}"));
+                let m = pos.parse_san(tok).unwrap_or_else(|e| panic!("{variant}: {e}"));
                 pos.make(m);
             }
             assert_eq!(&pos.to_fen(), fin, "{variant}");
@@ -249,8 +212,7 @@ fn bad_input_gets_a_clear_error() {
         assert!(!o.status.success(), "{args:?} should fail");
         String::from_utf8_lossy(&o.stderr).to_string()
     };
-    assert!(err(&["selfplay", "--variant", "nosuch", "--out", "/tmp/x"])
-        .contains("unknown variant 'nosuch'"));
+    assert!(err(&["selfplay", "--variant", "nosuch", "--out", "/tmp/x"]).contains("unknown variant 'nosuch'"));
     let dir = tmp("bad");
     std::fs::create_dir_all(&dir).unwrap();
     let book = dir.join("book.epd");
@@ -267,13 +229,7 @@ fn bad_input_gets_a_clear_error() {
     assert!(e.contains("book.epd:2") && e.contains("'X'"), "{e}");
     let file = dir.join("plain-file");
     std::fs::write(&file, "x").unwrap();
-    let e = err(&[
-        "selfplay",
-        "--games",
-        "1",
-        "--out",
-        file.join("sub").to_str().unwrap(),
-    ]);
+    let e = err(&["selfplay", "--games", "1", "--out", file.join("sub").to_str().unwrap()]);
     assert!(e.contains("cannot create output directory"), "{e}");
     // A corrupt row in the middle of games.csv stops a resume and is left as it was.
     let d = tmp("corrupt");
@@ -304,8 +260,5 @@ fn bad_input_gets_a_clear_error() {
         "--resume",
     ]);
     assert!(e.contains("games.csv:4"), "{e}");
-    assert_eq!(
-        std::fs::read_to_string(d.join("games.csv")).unwrap(),
-        corrupt
-    );
+    assert_eq!(std::fs::read_to_string(d.join("games.csv")).unwrap(), corrupt);
 }

@@ -55,19 +55,8 @@ fn uci_session() {
     e.send("uci");
     let hello = e.until("uciok");
     assert!(hello.iter().any(|l| l.starts_with("id name hoplite")));
-    let combo = hello
-        .iter()
-        .find(|l| l.starts_with("option name UCI_Variant type combo"))
-        .unwrap();
-    for v in [
-        "chess",
-        "shatranj",
-        "sultan",
-        "spartan",
-        "rumi-shatranj",
-        "great-shatranj",
-        "great-shatranj-r",
-    ] {
+    let combo = hello.iter().find(|l| l.starts_with("option name UCI_Variant type combo")).unwrap();
+    for v in ["chess", "shatranj", "sultan", "spartan", "rumi-shatranj", "great-shatranj", "great-shatranj-r"] {
         assert!(combo.contains(&format!("var {v}")), "{combo}");
     }
     e.send("isready");
@@ -79,21 +68,12 @@ fn uci_session() {
     e.send("position startpos moves e2e4");
     e.send("go depth 4");
     let lines = e.until("bestmove");
-    let info: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.starts_with("info depth"))
-        .collect();
+    let info: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth")).collect();
     assert_eq!(info.len(), 4, "{lines:?}");
     for part in ["score cp", "nodes", "nps", "pv"] {
         assert!(info[3].contains(part), "{}", info[3]);
     }
-    let best = lines
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
     let v = hoplite_core::Variant::builtin("spartan");
     let mut pos = hoplite_core::Position::startpos(&v);
     pos.make(pos.parse_uci("e2e4").unwrap());
@@ -105,10 +85,7 @@ fn uci_session() {
     e.send("go nodes 5000");
     let lines = e.until("bestmove");
     assert_eq!(lines.last().unwrap(), "bestmove e9c10");
-    assert!(
-        lines.iter().any(|l| l.contains("score mate 1")),
-        "{lines:?}"
-    );
+    assert!(lines.iter().any(|l| l.contains("score mate 1")), "{lines:?}");
 
     // go infinite runs until stop.
     e.send("position startpos");

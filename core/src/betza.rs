@@ -104,14 +104,7 @@ fn in_direction(spec: &str, (dx, dy): (i32, i32)) -> bool {
     match (cs.next(), cs.next()) {
         (Some(c), None) => one(c),
         // A doubled letter is the narrow (f, b) or wide (l, r) half of that direction.
-        (Some(a), Some(b)) if a == b => {
-            one(a)
-                && if matches!(a, 'f' | 'b') {
-                    vertical
-                } else {
-                    sideways
-                }
-        }
+        (Some(a), Some(b)) if a == b => one(a) && if matches!(a, 'f' | 'b') { vertical } else { sideways },
         (Some(a), Some(b)) => one(a) && one(b),
         _ => false,
     }
@@ -127,9 +120,7 @@ fn direction_specs(run: &str) -> Vec<String> {
         let fb = |c: char| matches!(c, 'f' | 'b');
         let lr = |c: char| matches!(c, 'l' | 'r');
         let pairs = match b {
-            Some(b) => {
-                (fb(a) && (lr(b) || b == a || b == 's')) || (lr(a) && (fb(b) || b == a || b == 'v'))
-            }
+            Some(b) => (fb(a) && (lr(b) || b == a || b == 's')) || (lr(a) && (fb(b) || b == a || b == 'v')),
             None => false,
         };
         if pairs {
@@ -169,38 +160,24 @@ pub fn parse(text: &str) -> Result<Betza, BetzaError> {
             i += 1;
         }
         let Some(&letter) = chars.get(i) else {
-            return err(
-                start,
-                format!("modifiers '{}' are not followed by an atom", &text[start..]),
-            );
+            return err(start, format!("modifiers '{}' are not followed by an atom", &text[start..]));
         };
         if letter == 'O' {
             if i != start {
                 return err(start, "castling 'O' takes no modifiers".into());
             }
             i += 1;
-            let digits: String = chars[i..]
-                .iter()
-                .take_while(|c| c.is_ascii_digit())
-                .collect();
+            let digits: String = chars[i..].iter().take_while(|c| c.is_ascii_digit()).collect();
             let n: u32 = match digits.parse() {
                 Ok(n) if n >= 1 => n,
-                _ => {
-                    return err(
-                        i - 1,
-                        "castling 'O' needs the king's distance, as in O2".into(),
-                    )
-                }
+                _ => return err(i - 1, "castling 'O' needs the king's distance, as in O2".into()),
             };
             i += digits.len();
             out.castling = Some(n);
             continue;
         }
         let Some((atoms, rider)) = expand(letter) else {
-            return err(
-                i,
-                format!("'{letter}' is not a Betza atom (W F D N A H C Z G K Q R B O)"),
-            );
+            return err(i, format!("'{letter}' is not a Betza atom (W F D N A H C Z G K Q R B O)"));
         };
         i += 1;
         let mut range = if rider { 0 } else { 1 };
@@ -209,14 +186,8 @@ pub fn parse(text: &str) -> Result<Betza, BetzaError> {
             i += 1;
         }
         if let Some(d) = chars.get(i).filter(|d| d.is_ascii_digit()) {
-            let digits: String = chars[i..]
-                .iter()
-                .take_while(|c| c.is_ascii_digit())
-                .collect();
-            let n: u32 = digits.parse().map_err(|_| BetzaError {
-                position: i,
-                message: "range too large".into(),
-            })?;
+            let digits: String = chars[i..].iter().take_while(|c| c.is_ascii_digit()).collect();
+            let n: u32 = digits.parse().map_err(|_| BetzaError { position: i, message: "range too large".into() })?;
             if *d == '0' && n == 0 {
                 range = 0;
             } else {
@@ -231,10 +202,7 @@ pub fn parse(text: &str) -> Result<Betza, BetzaError> {
             .filter(|&v| specs.is_empty() || specs.iter().any(|s| in_direction(s, v)))
             .collect();
         if steps.is_empty() {
-            return err(
-                start,
-                format!("directions '{dirs}' leave no move for '{letter}'"),
-            );
+            return err(start, format!("directions '{dirs}' leave no move for '{letter}'"));
         }
         if lame && range == 1 {
             for &(dx, dy) in &steps {
@@ -266,11 +234,7 @@ pub fn lame_path((dx, dy): (i32, i32)) -> Option<Vec<(i32, i32)>> {
         let (sx, sy) = (dx.signum(), dy.signum());
         Some((1..n).map(|k| (sx * k, sy * k)).collect())
     } else if ax.max(ay) == 2 && ax.min(ay) == 1 {
-        Some(vec![if ax > ay {
-            (dx.signum(), 0)
-        } else {
-            (0, dy.signum())
-        }])
+        Some(vec![if ax > ay { (dx.signum(), 0) } else { (0, dy.signum()) }])
     } else {
         None
     }
@@ -281,12 +245,7 @@ mod tests {
     use super::*;
 
     fn steps(s: &str) -> Vec<(i32, i32)> {
-        let mut v: Vec<_> = parse(s)
-            .unwrap()
-            .rules
-            .iter()
-            .flat_map(|r| r.steps.clone())
-            .collect();
+        let mut v: Vec<_> = parse(s).unwrap().rules.iter().flat_map(|r| r.steps.clone()).collect();
         v.sort();
         v
     }

@@ -6,18 +6,10 @@ use crate::geometry::Geometry;
 pub type Placed = (usize, usize, char);
 
 /// Reads a placement field; `letters` are the variant's lower-case piece letters.
-pub fn parse_placement(
-    geo: &Geometry,
-    letters: &[char],
-    text: &str,
-) -> Result<Vec<Placed>, String> {
+pub fn parse_placement(geo: &Geometry, letters: &[char], text: &str) -> Result<Vec<Placed>, String> {
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != geo.ranks {
-        return Err(format!(
-            "placement '{text}' has {} ranks, expected {}",
-            rows.len(),
-            geo.ranks
-        ));
+        return Err(format!("placement '{text}' has {} ranks, expected {}", rows.len(), geo.ranks));
     }
     let mut out = Vec::new();
     for (i, row) in rows.iter().enumerate() {
@@ -35,19 +27,12 @@ pub fn parse_placement(
                     }
                 }
                 if n == 0 {
-                    return Err(format!(
-                        "rank {} ('{row}'): empty run of 0 squares",
-                        rank + 1
-                    ));
+                    return Err(format!("rank {} ('{row}'): empty run of 0 squares", rank + 1));
                 }
                 file += n;
             } else if c.is_ascii_alphabetic() && letters.contains(&c.to_ascii_lowercase()) {
                 if file < geo.files {
-                    out.push((
-                        geo.square(file, rank),
-                        usize::from(c.is_ascii_lowercase()),
-                        c.to_ascii_lowercase(),
-                    ));
+                    out.push((geo.square(file, rank), usize::from(c.is_ascii_lowercase()), c.to_ascii_lowercase()));
                 }
                 file += 1;
             } else {
@@ -62,11 +47,7 @@ pub fn parse_placement(
             }
         }
         if file != geo.files {
-            return Err(format!(
-                "rank {} ('{row}') has {file} squares, expected {}",
-                rank + 1,
-                geo.files
-            ));
+            return Err(format!("rank {} ('{row}') has {file} squares, expected {}", rank + 1, geo.files));
         }
     }
     Ok(out)

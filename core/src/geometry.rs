@@ -19,9 +19,7 @@ impl Geometry {
             return Err(format!("board {files}x{ranks} has no squares"));
         }
         if files > MAX_SIDE || ranks > MAX_SIDE {
-            return Err(format!(
-                "board {files}x{ranks}: each side must be at most {MAX_SIDE}"
-            ));
+            return Err(format!("board {files}x{ranks}: each side must be at most {MAX_SIDE}"));
         }
         if files * ranks > MAX_SQUARES {
             return Err(format!(
@@ -58,11 +56,7 @@ impl Geometry {
     /// Every square of the board.
     pub fn all(&self) -> Bitboard {
         let n = self.squares();
-        Bitboard(if n == 128 {
-            u128::MAX
-        } else {
-            (1u128 << n) - 1
-        })
+        Bitboard(if n == 128 { u128::MAX } else { (1u128 << n) - 1 })
     }
     pub fn rank_bb(&self, rank: usize) -> Bitboard {
         Bitboard((0..self.files).fold(0u128, |b, f| b | 1u128 << self.square(f, rank)))
@@ -77,11 +71,7 @@ impl Geometry {
     }
     /// `e4`, `k11`.
     pub fn name(&self, sq: usize) -> String {
-        format!(
-            "{}{}",
-            (b'a' + self.file(sq) as u8) as char,
-            self.rank(sq) + 1
-        )
+        format!("{}{}", (b'a' + self.file(sq) as u8) as char, self.rank(sq) + 1)
     }
     /// Parses a square name at the start of `s`; returns the square and the bytes used.
     pub fn parse_prefix(&self, s: &str) -> Option<(usize, usize)> {

@@ -12,12 +12,7 @@ use crate::variant::BareKing;
 #[allow(clippy::large_enum_variant)]
 enum Legality {
     /// The only royal is not attacked; `pins` holds (pinned square, squares it may go to).
-    Fast {
-        king: usize,
-        pinned: Bitboard,
-        pins: [(u8, Bitboard); 16],
-        npins: usize,
-    },
+    Fast { king: usize, pinned: Bitboard, pins: [(u8, Bitboard); 16], npins: usize },
     /// Every move is tested.
     Test,
 }
@@ -67,10 +62,7 @@ impl Position {
         let royals = self.royals(self.side);
         let them = 1 - self.side;
         let occ = self.occupied();
-        royals.non_empty()
-            && royals
-                .into_iter()
-                .all(|r| self.attacked_by(r, them, occ, self.by_colour[them]))
+        royals.non_empty() && royals.into_iter().all(|r| self.attacked_by(r, them, occ, self.by_colour[them]))
     }
 
     /// Whether side `colour` has nothing but royal pieces.
@@ -116,9 +108,8 @@ impl Position {
             }
             MoveKind::Castle => {
                 let right = 2 * us + usize::from(to < from);
-                let (_, _, rook, rook_to) = self
-                    .castle_squares(right, code_type(self.board[from]))
-                    .expect("generated castling");
+                let (_, _, rook, rook_to) =
+                    self.castle_squares(right, code_type(self.board[from])).expect("generated castling");
                 occ = (occ & !Bitboard::square(rook)) | Bitboard::square(rook_to) | to_bb;
             }
             MoveKind::Normal => {}
@@ -126,15 +117,10 @@ impl Position {
         if royals.has(from) {
             royals = (royals & !from_bb) | to_bb;
         }
-        if m.promoted()
-            .is_some_and(|t| self.variant.royal_mask >> t & 1 != 0)
-        {
+        if m.promoted().is_some_and(|t| self.variant.royal_mask >> t & 1 != 0) {
             royals |= to_bb;
         }
-        royals.is_empty()
-            || royals
-                .into_iter()
-                .any(|r| !self.attacked_by(r, them, occ, mask))
+        royals.is_empty() || royals.into_iter().any(|r| !self.attacked_by(r, them, occ, mask))
     }
 
     /// All legal moves, into `out` (cleared first). A position decided by a variant rule (a
@@ -240,12 +226,7 @@ impl Position {
                 }
             }
         }
-        Legality::Fast {
-            king,
-            pinned,
-            pins,
-            npins,
-        }
+        Legality::Fast { king, pinned, pins, npins }
     }
 
     fn generate(&self, out: &mut Vec<Move>, legality: &Legality, captures_only: bool) {
@@ -266,11 +247,7 @@ impl Position {
             let ims = &v.initial_moves[us][t];
             let initial = v.initial[us][t];
             let promotes = !piece.promotes_to.is_empty();
-            let capturable = if piece.no_same_capture {
-                theirs & !self.by_type[t]
-            } else {
-                theirs
-            };
+            let capturable = if piece.no_same_capture { theirs & !self.by_type[t] } else { theirs };
             // Quiet moves wanted: all, or (for quiescence) only promotions.
             let quiet_ok = match (captures_only, promotes) {
                 (false, _) => empty,
@@ -290,21 +267,11 @@ impl Position {
                 ep &= self.ep & empty;
                 let test = match legality {
                     Legality::Test => true,
-                    Legality::Fast {
-                        king,
-                        pinned,
-                        pins,
-                        npins,
-                    } => {
+                    Legality::Fast { king, pinned, pins, npins } => {
                         if from == *king {
                             let occ_without = occ ^ Bitboard::square(from);
                             for to in targets {
-                                if self.attacked_by(
-                                    to,
-                                    them,
-                                    occ_without,
-                                    theirs & !Bitboard::square(to),
-                                ) {
+                                if self.attacked_by(to, them, occ_without, theirs & !Bitboard::square(to)) {
                                     targets.clear(to);
                                 }
                             }
@@ -314,11 +281,7 @@ impl Position {
                             if v.royal_promoters >> t & 1 != 0 {
                                 true
                             } else {
-                                targets &= pins[..*npins]
-                                    .iter()
-                                    .find(|p| p.0 as usize == from)
-                                    .unwrap()
-                                    .1;
+                                targets &= pins[..*npins].iter().find(|p| p.0 as usize == from).unwrap().1;
                                 false
                             }
                         } else {
@@ -359,11 +322,7 @@ impl Position {
         let us = self.side;
         if test && !self.leaves_royal_safe(Move::new(from, to, MoveKind::Normal)) {
             // A promotion to a royal piece can save a position the plain move cannot.
-            if !v.pieces[ty]
-                .promotes_to
-                .iter()
-                .any(|&p| v.royal_mask >> p & 1 != 0)
-            {
+            if !v.pieces[ty].promotes_to.iter().any(|&p| v.royal_mask >> p & 1 != 0) {
                 return;
             }
         }
@@ -373,9 +332,7 @@ impl Position {
             if v.lost_only >> p & 1 != 0 && have.count() >= v.start_counts[us][p] as u32 {
                 continue;
             }
-            if v.distinct_colour >> p & 1 != 0
-                && have.into_iter().any(|s| v.dark_squares.has(s) == dark)
-            {
+            if v.distinct_colour >> p & 1 != 0 && have.into_iter().any(|s| v.dark_squares.has(s) == dark) {
                 continue;
             }
             let m = Move::promotion(from, to, p);
@@ -395,8 +352,7 @@ impl Position {
                 continue;
             }
             let king_sq = self.castle_kings[us] as usize;
-            let Some((king, king_to, rook, rook_to)) =
-                self.castle_squares(right, code_type(self.board[king_sq]))
+            let Some((king, king_to, rook, rook_to)) = self.castle_squares(right, code_type(self.board[king_sq]))
             else {
                 continue;
             };
@@ -405,16 +361,12 @@ impl Position {
                 (lo..=hi).fold(Bitboard::EMPTY, |bb, s| bb | Bitboard::square(s))
             };
             let ends = Bitboard::square(king) | Bitboard::square(rook);
-            let must_be_empty =
-                (span(king, rook) | span(king, king_to) | span(rook, rook_to)) & !ends;
+            let must_be_empty = (span(king, rook) | span(king, king_to) | span(rook, rook_to)) & !ends;
             if (must_be_empty & occ).non_empty() {
                 continue;
             }
             let theirs = self.by_colour[them];
-            if span(king, king_to)
-                .into_iter()
-                .any(|s| self.attacked_by(s, them, occ, theirs))
-            {
+            if span(king, king_to).into_iter().any(|s| self.attacked_by(s, them, occ, theirs)) {
                 continue;
             }
             let m = Move::new(king, king_to, MoveKind::Castle);

@@ -47,13 +47,6 @@ impl Move {
 
 impl std::fmt::Debug for Move {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Move({}->{} {:?} {:?})",
-            self.from(),
-            self.to(),
-            self.promoted(),
-            self.kind()
-        )
+        write!(f, "Move({}->{} {:?} {:?})", self.from(), self.to(), self.promoted(), self.kind())
     }
 }

@@ -125,10 +125,9 @@ impl Position {
         if v.insufficient.is_empty() || self.occupied().count() > v.insufficient_max_pieces {
             return false;
         }
-        let counts: [[u8; MAX_TYPES]; 2] =
-            [0, 1].map(|c| std::array::from_fn(|t| self.pieces(c, t).count() as u8));
-        v.insufficient.iter().any(|p| {
-            (p[0] == counts[0] && p[1] == counts[1]) || (p[0] == counts[1] && p[1] == counts[0])
-        })
+        let counts: [[u8; MAX_TYPES]; 2] = [0, 1].map(|c| std::array::from_fn(|t| self.pieces(c, t).count() as u8));
+        v.insufficient
+            .iter()
+            .any(|p| (p[0] == counts[0] && p[1] == counts[1]) || (p[0] == counts[1] && p[1] == counts[0]))
     }
 }

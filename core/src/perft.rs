@@ -64,28 +64,16 @@ pub fn parse_suite(label: &str, text: &str) -> Result<Vec<SuiteLine>, String> {
         let mut counts = Vec::new();
         for p in parts {
             let p = p.trim();
-            let bad = || {
-                format!(
-                    "{label}:{}: '{p}' is not of the form 'D<depth> <nodes>'",
-                    i + 1
-                )
-            };
+            let bad = || format!("{label}:{}: '{p}' is not of the form 'D<depth> <nodes>'", i + 1);
             let (d, n) = p.split_once(char::is_whitespace).ok_or_else(bad)?;
-            let depth: usize = d
-                .strip_prefix('D')
-                .and_then(|d| d.parse().ok())
-                .ok_or_else(bad)?;
+            let depth: usize = d.strip_prefix('D').and_then(|d| d.parse().ok()).ok_or_else(bad)?;
             let nodes: u64 = n.trim().parse().map_err(|_| bad())?;
             counts.push((depth, nodes));
         }
         if counts.is_empty() {
             return Err(format!("{label}:{}: no ';D<depth> <nodes>' entries", i + 1));
         }
-        out.push(SuiteLine {
-            line: i + 1,
-            fen,
-            counts,
-        });
+        out.push(SuiteLine { line: i + 1, fen, counts });
     }
     Ok(out)
 }

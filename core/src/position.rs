@@ -72,8 +72,7 @@ impl std::fmt::Debug for Position {
 impl Position {
     /// The variant's start position.
     pub fn startpos(variant: &Arc<Variant>) -> Position {
-        Position::from_fen(variant, &variant.setup)
-            .expect("setup validated when the variant was loaded")
+        Position::from_fen(variant, &variant.setup).expect("setup validated when the variant was loaded")
     }
 
     pub fn from_fen(variant: &Arc<Variant>, fen: &str) -> Result<Position, FenError> {
@@ -125,12 +124,7 @@ impl Position {
                     'Q' => (WHITE, 1),
                     'k' => (BLACK, 0),
                     'q' => (BLACK, 1),
-                    _ => {
-                        return err(
-                            "castling",
-                            format!("'{ch}' in '{castling}' is not one of K Q k q"),
-                        )
-                    }
+                    _ => return err("castling", format!("'{ch}' in '{castling}' is not one of K Q k q")),
                 };
                 if let Some((king, rook)) = pos.find_castling(colour, side) {
                     pos.castling |= 1 << (2 * colour + side);
@@ -149,12 +143,7 @@ impl Position {
                         targets.set(sq);
                         rest = &rest[used..];
                     }
-                    None => {
-                        return err(
-                            "en passant",
-                            format!("'{ep}' is not '-' or a list of squares"),
-                        )
-                    }
+                    None => return err("en passant", format!("'{ep}' is not '-' or a list of squares")),
                 }
             }
             pos.set_ep_from_fen(targets);
@@ -191,10 +180,7 @@ impl Position {
         if side == 0 {
             files.reverse();
         }
-        let rook = files
-            .into_iter()
-            .map(|f| geo.square(f, rank))
-            .find(|&s| self.board[s] == rook_code)?;
+        let rook = files.into_iter().map(|f| geo.square(f, rank)).find(|&s| self.board[s] == rook_code)?;
         let on_side = if side == 0 { rook > king } else { rook < king };
         on_side.then_some((king, rook))
     }
@@ -203,21 +189,13 @@ impl Position {
     fn set_ep_from_fen(&mut self, targets: Bitboard) {
         let geo = self.variant.geometry;
         let mover = 1 - self.side;
-        let last = if mover == WHITE {
-            targets.msb()
-        } else {
-            targets.lsb()
-        };
+        let last = if mover == WHITE { targets.msb() } else { targets.lsb() };
         let Some(victim) = geo.offset(last, 0, if mover == WHITE { 1 } else { -1 }) else {
             return;
         };
         let p = self.board[victim];
         let one_file = targets.all_same(|s| geo.file(s) == geo.file(victim));
-        if p == 0
-            || code_colour(p) != mover
-            || self.variant.ep_mask >> code_type(p) & 1 == 0
-            || !one_file
-        {
+        if p == 0 || code_colour(p) != mover || self.variant.ep_mask >> code_type(p) & 1 == 0 || !one_file {
             return;
         }
         // A square the mover leapt over may be occupied; it is no target.
@@ -337,11 +315,7 @@ impl Position {
 
     /// (king, king destination, rook, rook destination) of castling right `right`, if both
     /// destinations are on the board.
-    pub(crate) fn castle_squares(
-        &self,
-        right: usize,
-        king_ty: usize,
-    ) -> Option<(usize, usize, usize, usize)> {
+    pub(crate) fn castle_squares(&self, right: usize, king_ty: usize) -> Option<(usize, usize, usize, usize)> {
         let v = &*self.variant;
         let geo = v.geometry;
         let king = self.castle_kings[right / 2] as usize;
@@ -361,16 +335,8 @@ impl Position {
         let us = self.side;
         let moved = self.board[from];
         let ty = code_type(moved);
-        let capture_sq = if kind == MoveKind::EnPassant {
-            self.ep_victim as usize
-        } else {
-            to
-        };
-        let captured = if kind == MoveKind::Castle {
-            0
-        } else {
-            self.board[capture_sq]
-        };
+        let capture_sq = if kind == MoveKind::EnPassant { self.ep_victim as usize } else { to };
+        let captured = if kind == MoveKind::Castle { 0 } else { self.board[capture_sq] };
         self.history.push(Undo {
             mv: m,
             moved,
@@ -390,8 +356,7 @@ impl Position {
         self.ep = Bitboard::EMPTY;
         if kind == MoveKind::Castle {
             let right = 2 * us + usize::from(to < from);
-            let (king, king_to, rook, rook_to) =
-                self.castle_squares(right, ty).expect("generated castling");
+            let (king, king_to, rook, rook_to) = self.castle_squares(right, ty).expect("generated castling");
             let rook_ty = code_type(self.board[rook]);
             self.remove(king);
             self.remove(rook);
@@ -419,11 +384,7 @@ impl Position {
             self.castling = rights;
         }
         let v = &*self.variant;
-        self.halfmove = if captured != 0 || v.pawn_mask >> ty & 1 != 0 {
-            0
-        } else {
-            self.halfmove + 1
-        };
+        self.halfmove = if captured != 0 || v.pawn_mask >> ty & 1 != 0 { 0 } else { self.halfmove + 1 };
         if us == BLACK {
             self.fullmove += 1;
         }
@@ -432,8 +393,7 @@ impl Position {
         // E.p. targets only from a step straight forward: the FEN names the victim as the
         // piece one square beyond the last target, so that is all it can describe.
         let geo = v.geometry;
-        let forward =
-            geo.file(from) == geo.file(to) && (geo.rank(to) > geo.rank(from)) == (us == WHITE);
+        let forward = geo.file(from) == geo.file(to) && (geo.rank(to) > geo.rank(from)) == (us == WHITE);
         if v.ep_mask >> ty & 1 != 0 && kind == MoveKind::Normal && captured == 0 && forward {
             let passed = self.passed_squares(from, to) & !self.occupied();
             if passed.non_empty() {
@@ -452,10 +412,7 @@ impl Position {
     /// Squares strictly between two squares on one file, rank or diagonal.
     fn passed_squares(&self, from: usize, to: usize) -> Bitboard {
         let geo = self.variant.geometry;
-        let (df, dr) = (
-            geo.file(to) as i32 - geo.file(from) as i32,
-            geo.rank(to) as i32 - geo.rank(from) as i32,
-        );
+        let (df, dr) = (geo.file(to) as i32 - geo.file(from) as i32, geo.rank(to) as i32 - geo.rank(from) as i32);
         let n = df.abs().max(dr.abs());
         if n < 2 || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
             return Bitboard::EMPTY;
@@ -477,9 +434,7 @@ impl Position {
         if m.kind() == MoveKind::Castle {
             let right = 2 * us + usize::from(to < from);
             self.castling = u.castling;
-            let (king, king_to, rook, rook_to) = self
-                .castle_squares(right, code_type(u.moved))
-                .expect("made castling");
+            let (king, king_to, rook, rook_to) = self.castle_squares(right, code_type(u.moved)).expect("made castling");
             let rook_ty = code_type(self.board[rook_to]);
             self.remove(king_to);
             self.remove(rook_to);
@@ -489,11 +444,7 @@ impl Position {
             self.remove(to);
             self.put(from, us, code_type(u.moved));
             if u.captured != 0 {
-                let sq = if m.kind() == MoveKind::EnPassant {
-                    u.ep_victim as usize
-                } else {
-                    to
-                };
+                let sq = if m.kind() == MoveKind::EnPassant { u.ep_victim as usize } else { to };
                 self.put(sq, code_colour(u.captured), code_type(u.captured));
             }
         }
@@ -583,17 +534,11 @@ impl Position {
     }
     /// The last move made, if any.
     pub fn last_move(&self) -> Option<Move> {
-        self.history
-            .last()
-            .map(|u| u.mv)
-            .filter(|&m| m != Move::NONE)
+        self.history.last().map(|u| u.mv).filter(|&m| m != Move::NONE)
     }
     /// The piece captured by the last move, as (colour, type).
     pub fn last_captured(&self) -> Option<(usize, usize)> {
-        self.history
-            .last()
-            .filter(|u| u.captured != 0)
-            .map(|u| (code_colour(u.captured), code_type(u.captured)))
+        self.history.last().filter(|u| u.captured != 0).map(|u| (code_colour(u.captured), code_type(u.captured)))
     }
     pub fn royals(&self, colour: usize) -> Bitboard {
         let mut m = self.variant.royal_mask;
@@ -609,10 +554,7 @@ impl Position {
     pub fn repetitions(&self) -> usize {
         let n = self.history.len();
         let back = (self.halfmove as usize).min(n);
-        (2..=back)
-            .step_by(2)
-            .filter(|&i| self.history[n - i].key == self.key)
-            .count()
+        (2..=back).step_by(2).filter(|&i| self.history[n - i].key == self.key).count()
     }
     /// Drops the move history (keeps the position); bounds memory in long games.
     pub fn clear_history(&mut self) {

@@ -1,5 +1,5 @@
-//! Standard algebraic notation with the variant's letters: piece letter (none for pawn-type
-//! pieces), disambiguation, `x`, destination, `=` promotion, `+` or `#`; castling `O-O` (towards
+//! Standard algebraic notation with the variant's letters: piece letter (none for the pawn,
+//! letter `p`), disambiguation, `x`, destination, `=` promotion, `+` or `#`; castling `O-O` (towards
 //! the h side) and `O-O-O`.
 
 use crate::moves::{Move, MoveKind};
@@ -11,11 +11,7 @@ impl Position {
         let v = &*self.variant;
         let geo = v.geometry;
         if m.kind() == MoveKind::Castle {
-            return if m.to() > m.from() {
-                "O-O".into()
-            } else {
-                "O-O-O".into()
-            };
+            return if m.to() > m.from() { "O-O".into() } else { "O-O-O".into() };
         }
         let (_, ty) = self.piece_at(m.from()).expect("a piece moves");
         let capture = self.is_capture(m);
@@ -33,19 +29,11 @@ impl Position {
         let file_unique = rivals.iter().all(|&r| geo.file(r) != geo.file(m.from()));
         let rank_unique = rivals.iter().all(|&r| geo.rank(r) != geo.rank(m.from()));
         let mut s = String::new();
-        if v.pieces[ty].pawn {
-            // Pawn-type pieces go without a letter, unless another pawn type could go there too;
-            // captures and moves that another piece of the type could make name the file.
-            let other_type = legal.iter().any(|&o| {
-                o.to() == m.to()
-                    && self
-                        .piece_at(o.from())
-                        .is_some_and(|(_, t)| t != ty && v.pieces[t].pawn)
-            });
-            if other_type {
-                s.push(v.pieces[ty].letter.to_ascii_uppercase());
-            }
-            if capture || other_type || !rivals.is_empty() {
+        if v.pieces[ty].pawn && v.pieces[ty].letter == 'p' {
+            // The pawn goes without a letter (as in PGN and Fairy-Stockfish; other pawn-type
+            // pieces such as hoplites keep theirs); captures, and moves another pawn could make,
+            // name the file.
+            if capture || !rivals.is_empty() {
                 s.push_str(if file_unique { &name[..1] } else { &name });
             }
         } else {
@@ -88,21 +76,11 @@ impl Position {
 
     /// Finds the legal move written in SAN (check marks and annotations are ignored).
     pub fn parse_san(&self, text: &str) -> Result<Move, String> {
-        let body = text
-            .trim_end_matches(['+', '#', '!', '?'])
-            .replace('0', "O");
-        let body = if body.starts_with('O') {
-            body
-        } else {
-            text.trim_end_matches(['+', '#', '!', '?']).to_string()
-        };
+        let body = text.trim_end_matches(['+', '#', '!', '?']).replace('0', "O");
+        let body = if body.starts_with('O') { body } else { text.trim_end_matches(['+', '#', '!', '?']).to_string() };
         let mut legal = Vec::new();
         self.legal_moves(&mut legal);
-        let found: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|&m| self.san_body(m, &legal) == body)
-            .collect();
+        let found: Vec<Move> = legal.iter().copied().filter(|&m| self.san_body(m, &legal) == body).collect();
         match found.as_slice() {
             [m] => Ok(*m),
             [] => Err(format!("'{text}' is not a legal move in {}", self.to_fen())),
@@ -117,10 +95,7 @@ mod tests {
 
     fn san_line(variant: &str, fen: Option<&str>, uci: &[&str]) -> Vec<String> {
         let v = Variant::builtin(variant);
-        let mut pos = fen.map_or_else(
-            || Position::startpos(&v),
-            |f| Position::from_fen(&v, f).unwrap(),
-        );
+        let mut pos = fen.map_or_else(|| Position::startpos(&v), |f| Position::from_fen(&v, f).unwrap());
         uci.iter()
             .map(|u| {
                 let m = pos.parse_uci(u).unwrap();
@@ -135,51 +110,21 @@ mod tests {
     #[test]
     fn chess_san() {
         assert_eq!(
-            san_line(
-                "chess",
-                None,
-                &["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6", "e1g1"]
-            ),
+            san_line("chess", None, &["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6", "e1g1"]),
             ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O"]
         );
-        assert_eq!(
-            san_line(
-                "chess",
-                Some("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"),
-                &["a1a8"]
-            ),
-            ["Ra8#"]
-        );
-        assert_eq!(
-            san_line("chess", Some("k7/8/8/8/8/8/4K3/R6R w - - 0 1"), &["a1d1"]),
-            ["Rad1"]
-        );
-        assert_eq!(
-            san_line("chess", Some("k7/8/8/8/8/8/8/R3K2R w KQ - 0 1"), &["a1d1"]),
-            ["Rd1"]
-        );
-        assert_eq!(
-            san_line("chess", Some("k7/4P3/8/8/8/8/8/4K3 w - - 0 1"), &["e7e8q"]),
-            ["e8=Q+"]
-        );
+        assert_eq!(san_line("chess", Some("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"), &["a1a8"]), ["Ra8#"]);
+        assert_eq!(san_line("chess", Some("k7/8/8/8/8/8/4K3/R6R w - - 0 1"), &["a1d1"]), ["Rad1"]);
+        assert_eq!(san_line("chess", Some("k7/8/8/8/8/8/8/R3K2R w KQ - 0 1"), &["a1d1"]), ["Rd1"]);
+        assert_eq!(san_line("chess", Some("k7/4P3/8/8/8/8/8/4K3 w - - 0 1"), &["e7e8q"]), ["e8=Q+"]);
     }
 
     #[test]
     fn variant_letters_and_castling() {
         assert_eq!(san_line("sultan", None, &["f2f5", "d11e9"]), ["f5", "Me9"]);
-        assert_eq!(
-            san_line(
-                "sultan",
-                Some("r4k4r/11/11/11/11/11/11/11/11/11/R4K4R w KQkq - 0 1"),
-                &["f1j1"]
-            ),
-            ["O-O"]
-        );
+        assert_eq!(san_line("sultan", Some("r4k4r/11/11/11/11/11/11/11/11/11/R4K4R w KQkq - 0 1"), &["f1j1"]), ["O-O"]);
         // Hoplites step diagonally: two can reach one square, so the file is named.
-        assert_eq!(
-            san_line("spartan", None, &["e2e4", "b7c6", "e4e5", "e7f6"]),
-            ["e4", "bc6", "e5", "ef6"]
-        );
+        assert_eq!(san_line("spartan", None, &["e2e4", "b7c6", "e4e5", "e7f6"]), ["e4", "Hbc6", "e5", "Hef6"]);
         assert_eq!(san_line("great-shatranj", None, &["b1c3"]), ["Nc3"]);
     }
 }

@@ -16,10 +16,7 @@ pub struct Located<T> {
 
 impl<T> Located<T> {
     pub fn new(value: T, at: &str) -> Self {
-        Located {
-            value,
-            at: at.into(),
-        }
+        Located { value, at: at.into() }
     }
 }
 
@@ -147,11 +144,7 @@ pub struct VariantSpec {
 
 /// Line number (1-based) of a byte offset.
 fn line_of(src: &str, offset: usize) -> usize {
-    src[..offset.min(src.len())]
-        .bytes()
-        .filter(|&b| b == b'\n')
-        .count()
-        + 1
+    src[..offset.min(src.len())].bytes().filter(|&b| b == b'\n').count() + 1
 }
 
 struct Reader<'a> {
@@ -180,10 +173,7 @@ fn over<T>(base: &mut Option<T>, child: Option<T>) {
 /// Parses one file (not following `extends`); returns the spec and the name it extends.
 pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<String>>), String> {
     let raw: RawFile = toml::from_str(src).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| format!(":{}", line_of(src, s.start)))
-            .unwrap_or_default();
+        let line = e.span().map(|s| format!(":{}", line_of(src, s.start))).unwrap_or_default();
         format!("{file}{line}: {}", e.message())
     })?;
     let r = Reader { file, src };

@@ -26,22 +26,12 @@ impl Rays {
                 }
             }
         }
-        let ascending = steps
-            .iter()
-            .map(|&(dx, dy)| dy > 0 || (dy == 0 && dx > 0))
-            .collect();
-        Rays {
-            steps,
-            rays,
-            ascending,
-        }
+        let ascending = steps.iter().map(|&(dx, dy)| dy > 0 || (dy == 0 && dx > 0)).collect();
+        Rays { steps, rays, ascending }
     }
 
     pub fn index(&self, step: (i32, i32)) -> usize {
-        self.steps
-            .iter()
-            .position(|&s| s == step)
-            .expect("ray for every rider step")
+        self.steps.iter().position(|&s| s == step).expect("ray for every rider step")
     }
 
     #[inline(always)]
@@ -57,11 +47,7 @@ impl Rays {
         if blockers.is_empty() {
             return ray;
         }
-        let first = if self.ascending[dir] {
-            blockers.lsb()
-        } else {
-            blockers.msb()
-        };
+        let first = if self.ascending[dir] { blockers.lsb() } else { blockers.msb() };
         ray ^ self.rays[dir * 128 + first]
     }
 
@@ -124,17 +110,9 @@ impl MoveSet {
             for &(dx, dy) in steps {
                 if rule.is_rider() {
                     let dir = rays.index((dx, dy));
-                    let reach = (rule.range > 1).then(|| {
-                        (0..n)
-                            .map(|sq| reach(geo, sq, (dx, dy), rule.range))
-                            .collect::<Vec<_>>()
-                    });
-                    ms.riders.push(Rider {
-                        dir,
-                        reach,
-                        quiet: rule.quiet,
-                        capture: rule.capture,
-                    });
+                    let reach = (rule.range > 1)
+                        .then(|| (0..n).map(|sq| reach(geo, sq, (dx, dy), rule.range)).collect::<Vec<_>>());
+                    ms.riders.push(Rider { dir, reach, quiet: rule.quiet, capture: rule.capture });
                     continue;
                 }
                 for sq in 0..geo.squares() {
@@ -148,12 +126,7 @@ impl MoveSet {
                             .map(|&(px, py)| geo.offset(sq, px, py).expect("inside the leap"))
                             .fold(Bitboard::EMPTY, |b, s| b | Bitboard::square(s));
                         if rule.quiet || rule.capture {
-                            ms.lame[sq].push(LameLeap {
-                                to: to as u8,
-                                path,
-                                quiet: rule.quiet,
-                                capture: rule.capture,
-                            });
+                            ms.lame[sq].push(LameLeap { to: to as u8, path, quiet: rule.quiet, capture: rule.capture });
                         }
                         continue;
                     }

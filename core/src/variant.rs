@@ -17,27 +17,12 @@ pub const BLACK: usize = 1;
 /// The built-in variants, embedded so that nothing needs to be on disk.
 pub const BUILTIN: &[(&str, &str)] = &[
     ("chess", include_str!("../../configs/variants/chess.toml")),
-    (
-        "shatranj",
-        include_str!("../../configs/variants/shatranj.toml"),
-    ),
+    ("shatranj", include_str!("../../configs/variants/shatranj.toml")),
     ("sultan", include_str!("../../configs/variants/sultan.toml")),
-    (
-        "spartan",
-        include_str!("../../configs/variants/spartan.toml"),
-    ),
-    (
-        "rumi-shatranj",
-        include_str!("../../configs/variants/rumi-shatranj.toml"),
-    ),
-    (
-        "great-shatranj",
-        include_str!("../../configs/variants/great-shatranj.toml"),
-    ),
-    (
-        "great-shatranj-r",
-        include_str!("../../configs/variants/great-shatranj-r.toml"),
-    ),
+    ("spartan", include_str!("../../configs/variants/spartan.toml")),
+    ("rumi-shatranj", include_str!("../../configs/variants/rumi-shatranj.toml")),
+    ("great-shatranj", include_str!("../../configs/variants/great-shatranj.toml")),
+    ("great-shatranj-r", include_str!("../../configs/variants/great-shatranj-r.toml")),
 ];
 
 #[derive(Clone, Debug)]
@@ -205,16 +190,10 @@ pub fn builtin_names() -> Vec<&'static str> {
 /// Reads a spec by built-in name or path, following `extends`.
 fn load_spec(name: &str, dir: Option<&Path>, depth: usize) -> Result<VariantSpec, String> {
     if depth > 8 {
-        return Err(format!(
-            "'{name}': `extends` chain longer than 8 (a cycle?)"
-        ));
+        return Err(format!("'{name}': `extends` chain longer than 8 (a cycle?)"));
     }
     let (label, src, here) = if let Some((_, src)) = BUILTIN.iter().find(|(n, _)| *n == name) {
-        (
-            format!("configs/variants/{name}.toml"),
-            src.to_string(),
-            None,
-        )
+        (format!("configs/variants/{name}.toml"), src.to_string(), None)
     } else {
         let path = match dir {
             Some(d) if Path::new(name).is_relative() => d.join(name),
@@ -252,10 +231,7 @@ impl Variant {
 
     /// A built-in variant; panics only if the shipped files are broken (tests check them).
     pub fn builtin(name: &str) -> Arc<Variant> {
-        assert!(
-            BUILTIN.iter().any(|(n, _)| *n == name),
-            "no built-in variant '{name}'"
-        );
+        assert!(BUILTIN.iter().any(|(n, _)| *n == name), "no built-in variant '{name}'");
         Variant::load(name).unwrap_or_else(|e| panic!("built-in variant {name}: {e}"))
     }
 
@@ -264,9 +240,9 @@ impl Variant {
         let (spec, extends) = parse_file(label, src)?;
         let spec = match extends {
             None => spec,
-            Some(base) => load_spec(&base.value, None, 1)
-                .map_err(|e| format!("{}: extends: {e}", base.at))?
-                .overlay(spec),
+            Some(base) => {
+                load_spec(&base.value, None, 1).map_err(|e| format!("{}: extends: {e}", base.at))?.overlay(spec)
+            }
         };
         Variant::compile(spec).map(Arc::new)
     }
@@ -299,14 +275,9 @@ impl Variant {
     /// Validates and compiles a spec, reporting every problem found.
     pub fn compile(spec: VariantSpec) -> Result<Variant, VariantError> {
         let mut problems: Vec<String> = Vec::new();
-        let mut bad =
-            |at: &str, field: &str, msg: String| problems.push(format!("{at}: {field}: {msg}"));
+        let mut bad = |at: &str, field: &str, msg: String| problems.push(format!("{at}: {field}: {msg}"));
 
-        let name = spec
-            .name
-            .as_ref()
-            .map(|n| n.value.clone())
-            .unwrap_or_default();
+        let name = spec.name.as_ref().map(|n| n.value.clone()).unwrap_or_default();
         if name.is_empty() {
             bad("variant", "name", "missing".into());
         }
@@ -319,11 +290,7 @@ impl Variant {
                 }
             },
             _ => {
-                bad(
-                    &format!("variant '{name}'"),
-                    "files/ranks",
-                    "board size missing".into(),
-                );
+                bad(&format!("variant '{name}'"), "files/ranks", "board size missing".into());
                 None
             }
         };
@@ -334,15 +301,9 @@ impl Variant {
             let at = &p.letter.at;
             let l = &p.letter.value;
             let letter = match l.chars().next() {
-                Some(c) if l.chars().count() == 1 && c.is_ascii_alphabetic() => {
-                    c.to_ascii_lowercase()
-                }
+                Some(c) if l.chars().count() == 1 && c.is_ascii_alphabetic() => c.to_ascii_lowercase(),
                 _ => {
-                    bad(
-                        at,
-                        "pieces.letter",
-                        format!("'{l}' must be a single letter"),
-                    );
+                    bad(at, "pieces.letter", format!("'{l}' must be a single letter"));
                     continue;
                 }
             };
@@ -356,26 +317,14 @@ impl Variant {
                     Betza::default()
                 }
                 Some(b) => betza::parse(&b.value).unwrap_or_else(|e| {
-                    bad(
-                        &b.at,
-                        &format!("pieces.{letter}.betza"),
-                        format!("'{}' {e}", b.value),
-                    );
+                    bad(&b.at, &format!("pieces.{letter}.betza"), format!("'{}' {e}", b.value));
                     Betza::default()
                 }),
             };
             pieces.push(PieceType {
                 letter,
-                name: p
-                    .name
-                    .as_ref()
-                    .map(|n| n.value.clone())
-                    .unwrap_or_else(|| letter.to_string()),
-                betza: p
-                    .betza
-                    .as_ref()
-                    .map(|b| b.value.clone())
-                    .unwrap_or_default(),
+                name: p.name.as_ref().map(|n| n.value.clone()).unwrap_or_else(|| letter.to_string()),
+                betza: p.betza.as_ref().map(|b| b.value.clone()).unwrap_or_default(),
                 moves,
                 value: p.value.as_ref().map(|v| v.value),
                 royal: p.royal.as_ref().is_some_and(|v| v.value),
@@ -385,24 +334,13 @@ impl Variant {
             });
         }
         if pieces.is_empty() {
-            bad(
-                &format!("variant '{name}'"),
-                "pieces",
-                "no pieces defined".into(),
-            );
+            bad(&format!("variant '{name}'"), "pieces", "no pieces defined".into());
         }
         if pieces.len() > MAX_TYPES {
-            bad(
-                &format!("variant '{name}'"),
-                "pieces",
-                format!("{} piece types; at most {MAX_TYPES}", pieces.len()),
-            );
+            bad(&format!("variant '{name}'"), "pieces", format!("{} piece types; at most {MAX_TYPES}", pieces.len()));
         }
         let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
-        let mask_of = |field: &str,
-                       v: &Option<Located<String>>,
-                       problems: &mut Vec<String>|
-         -> u32 {
+        let mask_of = |field: &str, v: &Option<Located<String>>, problems: &mut Vec<String>| -> u32 {
             let Some(v) = v else { return 0 };
             let mut m = 0;
             for c in v.value.chars() {
@@ -415,50 +353,27 @@ impl Variant {
         };
         let mut promos = Vec::new();
         for p in &spec.pieces {
-            let m = mask_of(
-                &format!("pieces.{}.promotes_to", p.letter.value),
-                &p.promotes_to,
-                &mut problems,
-            );
+            let m = mask_of(&format!("pieces.{}.promotes_to", p.letter.value), &p.promotes_to, &mut problems);
             promos.push(m);
         }
         for (pt, m) in pieces.iter_mut().zip(promos) {
             pt.promotes_to = (0..MAX_TYPES).filter(|i| m >> i & 1 != 0).collect();
         }
         let lost_only = mask_of("promotion.lost_only", &spec.lost_only, &mut problems);
-        let distinct_colour = mask_of(
-            "promotion.distinct_colour",
-            &spec.distinct_colour,
-            &mut problems,
-        );
-        let mut bad =
-            |at: &str, field: &str, msg: String| problems.push(format!("{at}: {field}: {msg}"));
+        let distinct_colour = mask_of("promotion.distinct_colour", &spec.distinct_colour, &mut problems);
+        let mut bad = |at: &str, field: &str, msg: String| problems.push(format!("{at}: {field}: {msg}"));
 
         let castling = spec.castling_rook.as_ref().and_then(|r| {
-            match letters
-                .iter()
-                .position(|&l| r.value.len() == 1 && r.value.starts_with(l))
-            {
-                Some(rook) => Some(Castling {
-                    rook,
-                    rook_moves: spec.castling_rook_moves.as_ref().map(|m| m.value),
-                }),
+            match letters.iter().position(|&l| r.value.len() == 1 && r.value.starts_with(l)) {
+                Some(rook) => Some(Castling { rook, rook_moves: spec.castling_rook_moves.as_ref().map(|m| m.value) }),
                 None => {
-                    bad(
-                        &r.at,
-                        "castling.rook",
-                        format!("'{}' is not a piece letter", r.value),
-                    );
+                    bad(&r.at, "castling.rook", format!("'{}' is not a piece letter", r.value));
                     None
                 }
             }
         });
         if castling.is_some() && !pieces.iter().any(|p| p.moves.castling.is_some()) {
-            bad(
-                &format!("variant '{name}'"),
-                "castling",
-                "no piece castles (Betza O<n>)".into(),
-            );
+            bad(&format!("variant '{name}'"), "castling", "no piece castles (Betza O<n>)".into());
         }
 
         let choice = |v: &Option<Located<String>>,
@@ -471,28 +386,17 @@ impl Variant {
                 None => default.to_string(),
                 Some(v) if options.contains(&v.value.as_str()) => v.value.clone(),
                 Some(v) => {
-                    bad(
-                        &v.at,
-                        field,
-                        format!("'{}' is not one of {}", v.value, options.join(", ")),
-                    );
+                    bad(&v.at, field, format!("'{}' is not one of {}", v.value, options.join(", ")));
                     default.to_string()
                 }
             }
         };
-        let stalemate = match choice(
-            &spec.stalemate,
-            "rules.stalemate",
-            &["draw", "loss", "win"],
-            "draw",
-            &mut bad,
-        )
-        .as_str()
-        {
-            "loss" => Stalemate::Loss,
-            "win" => Stalemate::Win,
-            _ => Stalemate::Draw,
-        };
+        let stalemate =
+            match choice(&spec.stalemate, "rules.stalemate", &["draw", "loss", "win"], "draw", &mut bad).as_str() {
+                "loss" => Stalemate::Loss,
+                "win" => Stalemate::Win,
+                _ => Stalemate::Draw,
+            };
         let bare_king = match choice(
             &spec.bare_king,
             "rules.bare_king",
@@ -506,18 +410,13 @@ impl Variant {
             "reply" => BareKing::Reply,
             _ => BareKing::None,
         };
-        let opening_mode = match choice(
-            &spec.rumi_opening,
-            "rules.rumi_opening",
-            &["optional", "forced"],
-            "optional",
-            &mut bad,
-        )
-        .as_str()
-        {
-            "forced" => OpeningMode::Forced,
-            _ => OpeningMode::Optional,
-        };
+        let opening_mode =
+            match choice(&spec.rumi_opening, "rules.rumi_opening", &["optional", "forced"], "optional", &mut bad)
+                .as_str()
+            {
+                "forced" => OpeningMode::Forced,
+                _ => OpeningMode::Optional,
+            };
 
         let Some(geo) = geometry else {
             return Err(VariantError { problems });
@@ -526,24 +425,15 @@ impl Variant {
             return Err(VariantError { problems });
         }
         // Go on to the setup and the rules even after a problem, so that one pass reports all.
-        let mut bad =
-            |at: &str, field: &str, msg: String| problems.push(format!("{at}: {field}: {msg}"));
+        let mut bad = |at: &str, field: &str, msg: String| problems.push(format!("{at}: {field}: {msg}"));
 
         // Setup.
-        let setup = spec
-            .setup
-            .as_ref()
-            .map(|s| s.value.clone())
-            .unwrap_or_default();
+        let setup = spec.setup.as_ref().map(|s| s.value.clone()).unwrap_or_default();
         let mut start_counts = [[0u8; MAX_TYPES]; 2];
         let mut initial = [[Bitboard::EMPTY; MAX_TYPES]; 2];
         match &spec.setup {
             None => bad(&format!("variant '{name}'"), "setup", "missing".into()),
-            Some(s) => match parse_placement(
-                &geo,
-                &letters,
-                s.value.split_whitespace().next().unwrap_or(""),
-            ) {
+            Some(s) => match parse_placement(&geo, &letters, s.value.split_whitespace().next().unwrap_or("")) {
                 Err(e) => bad(&s.at, "setup", e),
                 Ok(placed) => {
                     for (sq, c, l) in placed {
@@ -557,11 +447,7 @@ impl Variant {
 
         let promotion_ranks = spec.promotion_ranks.as_ref().map_or(1, |r| r.value);
         if promotion_ranks == 0 || promotion_ranks > geo.ranks {
-            bad(
-                &spec.promotion_ranks.as_ref().unwrap().at,
-                "promotion.ranks",
-                format!("must be 1 to {}", geo.ranks),
-            );
+            bad(&spec.promotion_ranks.as_ref().unwrap().at, "promotion.ranks", format!("must be 1 to {}", geo.ranks));
         }
         let zone_depth = promotion_ranks.clamp(1, geo.ranks);
         let promotion_zone = [
@@ -589,9 +475,7 @@ impl Variant {
                     bad(
                         &list.at,
                         "rules.insufficient_material",
-                        format!(
-                            "'{pat}' is not of the form \"KB v K\" with this variant's letters"
-                        ),
+                        format!("'{pat}' is not of the form \"KB v K\" with this variant's letters"),
                     );
                 }
             }
@@ -601,17 +485,10 @@ impl Variant {
         for o in spec.opening_moves.iter().flatten() {
             let sq = |s: &str| geo.parse(s);
             let mirror = |s: usize| geo.square(geo.file(s), geo.ranks - 1 - geo.rank(s));
-            let piece = letters
-                .iter()
-                .position(|&l| o.piece.len() == 1 && o.piece.starts_with(l));
+            let piece = letters.iter().position(|&l| o.piece.len() == 1 && o.piece.starts_with(l));
             let req = o.requires.as_ref().map(|r| {
                 let (l, s) = r.split_once('@').unwrap_or(("", ""));
-                (
-                    letters
-                        .iter()
-                        .position(|&x| l.len() == 1 && l.starts_with(x)),
-                    sq(s),
-                )
+                (letters.iter().position(|&x| l.len() == 1 && l.starts_with(x)), sq(s))
             });
             match (piece, sq(&o.from), sq(&o.to), req) {
                 (Some(piece), Some(f), Some(t), None) => opening_moves.push(OpeningMove { player_move: o.player_move, piece, from: [f, mirror(f)], to: [t, mirror(t)], requires: None }),
@@ -644,23 +521,22 @@ impl Variant {
             }
         }
         let rays = Rays::new(&geo, steps);
-        let oriented =
-            |c: usize, rules: &[&MoveRule], reverse: bool| -> Vec<(MoveRule, Vec<(i32, i32)>)> {
-                rules
-                    .iter()
-                    .map(|r| {
-                        let s = r.steps.iter().map(|&s| {
-                            let o = orient(c, s);
-                            if reverse {
-                                (-o.0, -o.1)
-                            } else {
-                                o
-                            }
-                        });
-                        ((*r).clone(), s.collect())
-                    })
-                    .collect()
-            };
+        let oriented = |c: usize, rules: &[&MoveRule], reverse: bool| -> Vec<(MoveRule, Vec<(i32, i32)>)> {
+            rules
+                .iter()
+                .map(|r| {
+                    let s = r.steps.iter().map(|&s| {
+                        let o = orient(c, s);
+                        if reverse {
+                            (-o.0, -o.1)
+                        } else {
+                            o
+                        }
+                    });
+                    ((*r).clone(), s.collect())
+                })
+                .collect()
+        };
         let mut moves: [Vec<MoveSet>; 2] = [Vec::new(), Vec::new()];
         let mut initial_moves: [Vec<MoveSet>; 2] = [Vec::new(), Vec::new()];
         let mut attackers: [Attackers; 2] = [Attackers::default(), Attackers::default()];
@@ -675,22 +551,11 @@ impl Variant {
                     let caps: Vec<MoveRule> = rules
                         .iter()
                         .filter(|r| r.capture)
-                        .map(|r| MoveRule {
-                            quiet: false,
-                            en_passant: false,
-                            ..(*r).clone()
-                        })
+                        .map(|r| MoveRule { quiet: false, en_passant: false, ..(*r).clone() })
                         .collect();
-                    let leaps: Vec<&MoveRule> = caps
-                        .iter()
-                        .filter(|r| !r.is_rider() || only.is_some())
-                        .collect();
+                    let leaps: Vec<&MoveRule> = caps.iter().filter(|r| !r.is_rider() || only.is_some()).collect();
                     if !leaps.is_empty() {
-                        attackers[c].leapers.push((
-                            t,
-                            MoveSet::compile(&geo, &rays, &oriented(c, &leaps, true)),
-                            only,
-                        ));
+                        attackers[c].leapers.push((t, MoveSet::compile(&geo, &rays, &oriented(c, &leaps, true)), only));
                     }
                     if only.is_some() {
                         continue;
@@ -718,22 +583,13 @@ impl Variant {
             }
         }
         let mask = |f: &dyn Fn(&PieceType) -> bool| {
-            pieces
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| f(p))
-                .fold(0u32, |m, (i, _)| m | 1 << i)
+            pieces.iter().enumerate().filter(|(_, p)| f(p)).fold(0u32, |m, (i, _)| m | 1 << i)
         };
         let royal_mask = mask(&|p| p.royal);
         let pawn_mask = mask(&|p| p.pawn);
         let ep_mask = mask(&|p| p.moves.rules.iter().any(|r| r.en_passant));
         let royal_promoters = mask(&|p| p.promotes_to.iter().any(|&t| royal_mask >> t & 1 != 0));
-        let lame_capture = [0, 1].map(|c| {
-            moves[c]
-                .iter()
-                .chain(&initial_moves[c])
-                .any(|m| m.has_lame_capture())
-        });
+        let lame_capture = [0, 1].map(|c| moves[c].iter().chain(&initial_moves[c]).any(|m| m.has_lame_capture()));
 
         let variant = Arc::new(Variant {
             name,

@@ -41,69 +41,33 @@ fn fen_wrong_number_of_ranks() {
 
 #[test]
 fn fen_rank_too_long_or_too_short() {
-    let e = fen_error(
-        "chess",
-        "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    );
+    let e = fen_error("chess", "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     says(&e, &["placement", "rank 7", "9 squares, expected 8"]);
-    let e = fen_error(
-        "chess",
-        "rnbqkbn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    );
+    let e = fen_error("chess", "rnbqkbn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     says(&e, &["placement", "rank 8", "7 squares, expected 8"]);
-    let e = fen_error(
-        "chess",
-        "rnbqkbnr/pppppppp/8/8/44/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    );
+    let e = fen_error("chess", "rnbqkbnr/pppppppp/8/8/44/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     says(&e, &["rank 4", "44 squares, expected 8"]);
-    let e = fen_error(
-        "chess",
-        "rnbqkbnr/pppppppp/8/8/99999999999999999999999/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    );
+    let e = fen_error("chess", "rnbqkbnr/pppppppp/8/8/99999999999999999999999/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     says(&e, &["rank 4", "expected 8"]);
-    let e = fen_error(
-        "chess",
-        "rnbqkbnr/pppppppp/8/8/0/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    );
+    let e = fen_error("chess", "rnbqkbnr/pppppppp/8/8/0/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     says(&e, &["rank 4", "0 squares"]);
-    let e = fen_error(
-        "chess",
-        "rnbqkbnr/pppppppp/8/8//8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    );
+    let e = fen_error("chess", "rnbqkbnr/pppppppp/8/8//8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     says(&e, &["rank 4", "0 squares, expected 8"]);
     // Two-digit runs on the 11-file board: `12` is one square too many.
-    let e = fen_error(
-        "sultan",
-        "rbnmckqabnr/ppppppppppp/12/11/11/11/11/11/11/PPPPPPPPPPP/RBNMCKQABNR w KQkq - 0 1",
-    );
+    let e = fen_error("sultan", "rbnmckqabnr/ppppppppppp/12/11/11/11/11/11/11/PPPPPPPPPPP/RBNMCKQABNR w KQkq - 0 1");
     says(&e, &["rank 9", "12 squares, expected 11"]);
 }
 
 #[test]
 fn fen_bad_piece_letters() {
-    let e = fen_error(
-        "chess",
-        "rnbqkbnx/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    );
-    says(
-        &e,
-        &["placement", "rank 8", "'x' is not a piece letter", "pnbrqk"],
-    );
+    let e = fen_error("chess", "rnbqkbnx/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    says(&e, &["placement", "rank 8", "'x' is not a piece letter", "pnbrqk"]);
     // A Spartan letter in chess, a chess letter in shatranj is fine, a non-ASCII one is not.
-    let e = fen_error(
-        "chess",
-        "lgkcckwl/hhhhhhhh/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
-    );
+    let e = fen_error("chess", "lgkcckwl/hhhhhhhh/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1");
     says(&e, &["'l' is not a piece letter"]);
-    let e = fen_error(
-        "chess",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNé w - - 0 1",
-    );
+    let e = fen_error("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNé w - - 0 1");
     says(&e, &["rank 1", "'é'"]);
-    let e = fen_error(
-        "chess",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN* w - - 0 1",
-    );
+    let e = fen_error("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN* w - - 0 1");
     says(&e, &["rank 1", "'*'"]);
 }
 
@@ -119,10 +83,7 @@ fn fen_bad_side_to_move() {
 fn fen_bad_castling() {
     let e = fen_error("chess", &format!("{START} w KQkx - 0 1"));
     says(&e, &["castling", "'x'", "KQkx"]);
-    let e = fen_error(
-        "sultan",
-        "rbnmckqabnr/ppppppppppp/11/11/11/11/11/11/11/PPPPPPPPPPP/RBNMCKQABNR w KQAkq - 0 1",
-    );
+    let e = fen_error("sultan", "rbnmckqabnr/ppppppppppp/11/11/11/11/11/11/11/PPPPPPPPPPP/RBNMCKQABNR w KQAkq - 0 1");
     says(&e, &["castling", "'A'"]);
 }
 
@@ -133,10 +94,7 @@ fn fen_bad_en_passant() {
         says(&e, &["en passant", &format!("'{ep}'")]);
     }
     // Sultan has ranks 10 and 11, not 12.
-    let e = fen_error(
-        "sultan",
-        "rbnmckqabnr/ppppppppppp/11/11/11/11/11/11/11/PPPPPPPPPPP/RBNMCKQABNR w KQkq e12 0 1",
-    );
+    let e = fen_error("sultan", "rbnmckqabnr/ppppppppppp/11/11/11/11/11/11/11/PPPPPPPPPPP/RBNMCKQABNR w KQkq e12 0 1");
     says(&e, &["en passant", "'e12'"]);
 }
 
@@ -160,35 +118,18 @@ fn bad_betza_names_the_character() {
     assert_eq!(e.position, 3);
     says(&e.to_string(), &["at character 4", "'x'"]);
     let e = betza::parse("RX").unwrap_err();
-    says(
-        &e.to_string(),
-        &["at character 2", "'X' is not a Betza atom"],
-    );
+    says(&e.to_string(), &["at character 2", "'X' is not a Betza atom"]);
     let e = betza::parse("KO").unwrap_err();
     says(&e.to_string(), &["at character 2", "O2"]);
     let e = betza::parse("Nfm").unwrap_err();
-    says(
-        &e.to_string(),
-        &["at character 2", "not followed by an atom"],
-    );
+    says(&e.to_string(), &["at character 2", "not followed by an atom"]);
     let e = betza::parse("W99999999999999").unwrap_err();
     says(&e.to_string(), &["at character 2", "range"]);
     assert!(betza::parse("").is_err());
     // In a variant file: file, line, piece and character.
-    let e = toml_error(
-        "bad-betza.toml",
-        "extends = \"chess\"\n\n[[pieces]]\nletter = \"n\"\nbetza = \"NfmQx\"\n",
-    );
+    let e = toml_error("bad-betza.toml", "extends = \"chess\"\n\n[[pieces]]\nletter = \"n\"\nbetza = \"NfmQx\"\n");
     assert_eq!(e.problems.len(), 1, "{e}");
-    says(
-        &e.to_string(),
-        &[
-            "bad-betza.toml:5",
-            "pieces.n.betza",
-            "'NfmQx'",
-            "at character 5",
-        ],
-    );
+    says(&e.to_string(), &["bad-betza.toml:5", "pieces.n.betza", "'NfmQx'", "at character 5"]);
 }
 
 #[test]
@@ -196,28 +137,19 @@ fn board_too_large() {
     let piece = "[[pieces]]\nletter = \"k\"\nbetza = \"K\"\nroyal = true\n";
     let e = toml_error(
         "big.toml",
-        &format!("name = \"big\"\nfiles = 12\nranks = 11\nsetup = \"k11/11/11/11/11/11/11/11/11/11/K11 w - - 0 1\"\n{piece}"),
-    );
-    says(
-        &e.to_string(),
-        &["big.toml:2", "files/ranks", "132 squares", "128"],
-    );
-    let e = toml_error(
-        "wide.toml",
         &format!(
-            "name = \"wide\"\nfiles = 17\nranks = 4\nsetup = \"k16/17/17/K16 w - - 0 1\"\n{piece}"
+            "name = \"big\"\nfiles = 12\nranks = 11\nsetup = \"k11/11/11/11/11/11/11/11/11/11/K11 w - - 0 1\"\n{piece}"
         ),
     );
+    says(&e.to_string(), &["big.toml:2", "files/ranks", "132 squares", "128"]);
+    let e = toml_error(
+        "wide.toml",
+        &format!("name = \"wide\"\nfiles = 17\nranks = 4\nsetup = \"k16/17/17/K16 w - - 0 1\"\n{piece}"),
+    );
     says(&e.to_string(), &["wide.toml:2", "17x4", "at most 16"]);
-    let e = toml_error(
-        "empty.toml",
-        &format!("name = \"empty\"\nfiles = 0\nranks = 8\n{piece}"),
-    );
+    let e = toml_error("empty.toml", &format!("name = \"empty\"\nfiles = 0\nranks = 8\n{piece}"));
     says(&e.to_string(), &["empty.toml:2", "no squares"]);
-    let e = toml_error(
-        "neg.toml",
-        &format!("name = \"neg\"\nfiles = -8\nranks = 8\n{piece}"),
-    );
+    let e = toml_error("neg.toml", &format!("name = \"neg\"\nfiles = -8\nranks = 8\n{piece}"));
     says(&e.to_string(), &["neg.toml:2"]);
     // 16 x 8 = 128 is fine.
     let v = Variant::from_toml(
@@ -247,31 +179,17 @@ fn unknown_variant_lists_the_built_ins() {
             "great-shatranj-r",
         ],
     );
-    let e = Variant::load("/nonexistent/dir/v.toml")
-        .unwrap_err()
-        .to_string();
+    let e = Variant::load("/nonexistent/dir/v.toml").unwrap_err().to_string();
     says(&e, &["cannot read variant file", "/nonexistent/dir/v.toml"]);
 }
 
 #[test]
 fn unknown_toml_keys_name_file_and_line() {
-    let e = toml_error(
-        "extra.toml",
-        "extends = \"chess\"\nname = \"x\"\n\ncolour = \"blue\"\n",
-    );
+    let e = toml_error("extra.toml", "extends = \"chess\"\nname = \"x\"\n\ncolour = \"blue\"\n");
     says(&e.to_string(), &["extra.toml:4", "unknown field `colour`"]);
-    let e = toml_error(
-        "rules.toml",
-        "extends = \"chess\"\n[rules]\nstalemate = \"draw\"\nbare_kings = \"reply\"\n",
-    );
-    says(
-        &e.to_string(),
-        &["rules.toml:4", "unknown field `bare_kings`", "bare_king"],
-    );
-    let e = toml_error(
-        "piece.toml",
-        "extends = \"chess\"\n[[pieces]]\nletter = \"n\"\nbeza = \"N\"\n",
-    );
+    let e = toml_error("rules.toml", "extends = \"chess\"\n[rules]\nstalemate = \"draw\"\nbare_kings = \"reply\"\n");
+    says(&e.to_string(), &["rules.toml:4", "unknown field `bare_kings`", "bare_king"]);
+    let e = toml_error("piece.toml", "extends = \"chess\"\n[[pieces]]\nletter = \"n\"\nbeza = \"N\"\n");
     says(&e.to_string(), &["piece.toml:4", "unknown field `beza`"]);
     // Wrong types and broken TOML syntax name the line as well.
     let e = toml_error("type.toml", "extends = \"chess\"\nfiles = \"eight\"\n");
@@ -310,9 +228,7 @@ insufficient_material = [\"K v X\"]
         (14, "rules.insufficient_material"),
     ] {
         assert!(
-            e.problems
-                .iter()
-                .any(|p| p.starts_with(&format!("many.toml:{line}: {field}"))),
+            e.problems.iter().any(|p| p.starts_with(&format!("many.toml:{line}: {field}"))),
             "no problem for {field} on line {line} in:\n{all}"
         );
     }
@@ -320,18 +236,12 @@ insufficient_material = [\"K v X\"]
 
     // Missing essentials.
     let e = toml_error("blank.toml", "");
-    says(
-        &e.to_string(),
-        &["name: missing", "board size missing", "no pieces"],
-    );
+    says(&e.to_string(), &["name: missing", "board size missing", "no pieces"]);
     let e = toml_error(
         "nosetup.toml",
         "name = \"n\"\nfiles = 8\nranks = 8\n[[pieces]]\nletter = \"k\"\nbetza = \"K\"\n[[pieces]]\nletter = \"kk\"\nbetza = \"K\"\n",
     );
-    says(
-        &e.to_string(),
-        &["setup: missing", "'kk' must be a single letter"],
-    );
+    says(&e.to_string(), &["setup: missing", "'kk' must be a single letter"]);
     // A setup whose other FEN fields are bad is caught when the variant is loaded.
     let e = toml_error(
         "side.toml",
@@ -344,15 +254,9 @@ insufficient_material = [\"K v X\"]
         "extends = \"rumi-shatranj\"\n[[opening_moves]]\nplayer_move = 1\npiece = \"q\"\nfrom = \"d1\"\nto = \"z9\"\n",
     );
     says(&e.to_string(), &["opening.toml:3", "opening_moves", "z9"]);
-    let e = toml_error(
-        "promo.toml",
-        "extends = \"chess\"\n[promotion]\nranks = 9\n",
-    );
+    let e = toml_error("promo.toml", "extends = \"chess\"\n[promotion]\nranks = 9\n");
     says(&e.to_string(), &["promo.toml:3", "promotion.ranks"]);
-    let e = toml_error(
-        "castle.toml",
-        "extends = \"chess\"\n[[pieces]]\nletter = \"k\"\nbetza = \"K\"\n",
-    );
+    let e = toml_error("castle.toml", "extends = \"chess\"\n[[pieces]]\nletter = \"k\"\nbetza = \"K\"\n");
     says(&e.to_string(), &["castling", "no piece castles"]);
     let e = toml_error(
         "twice.toml",
@@ -360,9 +264,7 @@ insufficient_material = [\"K v X\"]
     );
     says(&e.to_string(), &["twice.toml:9", "'k' defined twice"]);
     // More than 16 piece types.
-    let mut src = String::from(
-        "name = \"wide\"\nfiles = 8\nranks = 8\nsetup = \"k7/8/8/8/8/8/8/K7 w - - 0 1\"\n",
-    );
+    let mut src = String::from("name = \"wide\"\nfiles = 8\nranks = 8\nsetup = \"k7/8/8/8/8/8/8/K7 w - - 0 1\"\n");
     for l in "abcdefghijklmnopq".chars() {
         src += &format!("[[pieces]]\nletter = \"{l}\"\nbetza = \"K\"\n");
     }
@@ -372,49 +274,24 @@ insufficient_material = [\"K v X\"]
 
 #[test]
 fn extends_of_an_unknown_base() {
-    let e = toml_error(
-        "child.toml",
-        "# a child\nextends = \"nosuch\"\nname = \"c\"\n",
-    );
-    says(
-        &e.to_string(),
-        &[
-            "child.toml:2",
-            "extends",
-            "unknown variant 'nosuch'",
-            "chess",
-        ],
-    );
+    let e = toml_error("child.toml", "# a child\nextends = \"nosuch\"\nname = \"c\"\n");
+    says(&e.to_string(), &["child.toml:2", "extends", "unknown variant 'nosuch'", "chess"]);
     let e = toml_error("child.toml", "extends = \"missing/base.toml\"\n");
-    says(
-        &e.to_string(),
-        &["child.toml:1", "extends", "cannot read variant file"],
-    );
+    says(&e.to_string(), &["child.toml:1", "extends", "cannot read variant file"]);
     // A file extending a broken file: the error names both.
     let dir = std::env::temp_dir().join(format!("hoplite-errors-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("base.toml"), "extends = \"chess\"\nnonsense = 1\n").unwrap();
     std::fs::write(dir.join("child.toml"), "extends = \"base.toml\"\n").unwrap();
-    let e = Variant::load(dir.join("child.toml").to_str().unwrap())
-        .unwrap_err()
-        .to_string();
+    let e = Variant::load(dir.join("child.toml").to_str().unwrap()).unwrap_err().to_string();
     std::fs::remove_dir_all(&dir).ok();
-    says(
-        &e,
-        &[
-            "child.toml:1: extends",
-            "base.toml:2",
-            "unknown field `nonsense`",
-        ],
-    );
+    says(&e, &["child.toml:1: extends", "base.toml:2", "unknown field `nonsense`"]);
     // A cycle.
     let dir = std::env::temp_dir().join(format!("hoplite-cycle-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("a.toml"), "extends = \"b.toml\"\n").unwrap();
     std::fs::write(dir.join("b.toml"), "extends = \"a.toml\"\n").unwrap();
-    let e = Variant::load(dir.join("a.toml").to_str().unwrap())
-        .unwrap_err()
-        .to_string();
+    let e = Variant::load(dir.join("a.toml").to_str().unwrap()).unwrap_err().to_string();
     std::fs::remove_dir_all(&dir).ok();
     says(&e, &["cycle"]);
 }
@@ -423,10 +300,8 @@ fn extends_of_an_unknown_base() {
 fn illegal_uci_moves_are_refused() {
     let chess = Variant::builtin("chess");
     let p = Position::startpos(&chess);
-    for text in [
-        "e2e5", "e1g1", "e7e5", "e2e4q", "e2", "", "z9z9", "e2e4e5", "E2E4", "e2-e4", "ééé",
-        "a1a1", "g1g3",
-    ] {
+    for text in ["e2e5", "e1g1", "e7e5", "e2e4q", "e2", "", "z9z9", "e2e4e5", "E2E4", "e2-e4", "ééé", "a1a1", "g1g3"]
+    {
         let e = p.parse_uci(text).unwrap_err();
         says(&e, &[&format!("'{text}'"), "not a legal move"]);
     }
@@ -439,11 +314,7 @@ fn illegal_uci_moves_are_refused() {
     assert!(p.parse_uci("e7e8n").is_ok());
     // Sultan: two-digit ranks; castling is the king's four-square move only.
     let sultan = Variant::builtin("sultan");
-    let p = Position::from_fen(
-        &sultan,
-        "r4k4r/11/11/11/11/11/11/11/11/11/R4K4R w KQkq - 0 1",
-    )
-    .unwrap();
+    let p = Position::from_fen(&sultan, "r4k4r/11/11/11/11/11/11/11/11/11/R4K4R w KQkq - 0 1").unwrap();
     assert!(p.parse_uci("f1j1").is_ok());
     assert!(p.parse_uci("f1h1").is_err());
     assert!(p.parse_uci("f1k1").is_err());
@@ -455,11 +326,7 @@ fn illegal_uci_moves_are_refused() {
 
 #[test]
 fn bad_perft_suite_lines_name_the_line() {
-    let e = perft::parse_suite(
-        "s.epd",
-        "# c\n8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\nfen ;D1 x\n",
-    )
-    .unwrap_err();
+    let e = perft::parse_suite("s.epd", "# c\n8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\nfen ;D1 x\n").unwrap_err();
     says(&e, &["s.epd:3", "'D1 x'"]);
     let e = perft::parse_suite("s.epd", "8/8/8/8/8/8/8/K6k w - - 0 1\n").unwrap_err();
     says(&e, &["s.epd:1", "no ';D<depth> <nodes>'"]);

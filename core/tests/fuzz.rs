@@ -13,17 +13,11 @@ use std::sync::Arc;
 /// Iterations scale with `HOPLITE_FUZZ_SCALE` (default 1) for longer runs by hand; the seed
 /// with `HOPLITE_FUZZ_SEED` (default 0).
 fn scale(n: u64) -> u64 {
-    n * std::env::var("HOPLITE_FUZZ_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1)
+    n * std::env::var("HOPLITE_FUZZ_SCALE").ok().and_then(|s| s.parse().ok()).unwrap_or(1)
 }
 
 fn rng_for(seed: u64) -> ChaCha8Rng {
-    let extra: u64 = std::env::var("HOPLITE_FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let extra: u64 = std::env::var("HOPLITE_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
     ChaCha8Rng::seed_from_u64(seed ^ extra.wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
@@ -37,11 +31,7 @@ const BETZA_ALPHABET: &[u8] = b"WFDNAHCZGKQRBOfblrvsmceinxyz0123456789";
 /// swap, truncation.
 fn mutate(rng: &mut ChaCha8Rng, s: &str, alphabet: &[u8]) -> String {
     let mut b = s.as_bytes().to_vec();
-    let edits = if rng.gen_bool(0.6) {
-        1
-    } else {
-        rng.gen_range(2..=4)
-    };
+    let edits = if rng.gen_bool(0.6) { 1 } else { rng.gen_range(2..=4) };
     for _ in 0..edits {
         let len = b.len();
         match rng.gen_range(0..9) {
@@ -160,11 +150,7 @@ fn mutate_board(rng: &mut ChaCha8Rng, v: &Variant, fen: &str) -> String {
     }
     let fields: Vec<&str> = fen.split(' ').collect();
     let keep = |i: usize, d: &str| fields.get(i).copied().unwrap_or(d).to_string();
-    let side = if rng.gen_bool(0.3) {
-        ["w", "b"].choose(rng).unwrap().to_string()
-    } else {
-        keep(1, "w")
-    };
+    let side = if rng.gen_bool(0.3) { ["w", "b"].choose(rng).unwrap().to_string() } else { keep(1, "w") };
     let castling = if rng.gen_bool(0.3) {
         let s: String = "KQkq".chars().filter(|_| rng.gen()).collect();
         if s.is_empty() {
@@ -179,23 +165,12 @@ fn mutate_board(rng: &mut ChaCha8Rng, v: &Variant, fen: &str) -> String {
         let file = rng.gen_range(0..geo.files);
         let rank = rng.gen_range(0..geo.ranks);
         let len = rng.gen_range(1..=3);
-        (0..len)
-            .filter(|&k| rank + k < geo.ranks)
-            .map(|k| geo.name(geo.square(file, rank + k)))
-            .collect()
+        (0..len).filter(|&k| rank + k < geo.ranks).map(|k| geo.name(geo.square(file, rank + k))).collect()
     } else {
         keep(3, "-")
     };
-    let half = if rng.gen_bool(0.2) {
-        rng.gen_range(0..120).to_string()
-    } else {
-        keep(4, "0")
-    };
-    let full = if rng.gen_bool(0.2) {
-        rng.gen_range(1..5).to_string()
-    } else {
-        keep(5, "1")
-    };
+    let half = if rng.gen_bool(0.2) { rng.gen_range(0..120).to_string() } else { keep(4, "0") };
+    let full = if rng.gen_bool(0.2) { rng.gen_range(1..5).to_string() } else { keep(5, "1") };
     format!("{out} {side} {castling} {ep} {half} {full}")
 }
 
@@ -221,15 +196,8 @@ fn mutate_lines(rng: &mut ChaCha8Rng, s: &str) -> String {
 
 fn random_string(rng: &mut ChaCha8Rng, alphabet: &[u8], max: usize) -> String {
     let n = rng.gen_range(0..=max);
-    let b: Vec<u8> = (0..n)
-        .map(|_| {
-            if rng.gen_bool(0.9) {
-                *alphabet.choose(rng).unwrap()
-            } else {
-                rng.gen()
-            }
-        })
-        .collect();
+    let b: Vec<u8> =
+        (0..n).map(|_| if rng.gen_bool(0.9) { *alphabet.choose(rng).unwrap() } else { rng.gen() }).collect();
     String::from_utf8_lossy(&b).into_owned()
 }
 
@@ -301,24 +269,14 @@ fn check_position(p: &Position, rng: &mut ChaCha8Rng, plies: usize) -> Result<()
         let mover = p.side_to_move();
         let royals = w.royals(mover);
         let (occ, them) = (w.occupied(), w.colour_bb(1 - mover));
-        if royals.non_empty()
-            && royals
-                .into_iter()
-                .all(|r| w.attacked_by(r, 1 - mover, occ, them))
-        {
-            return Err(format!(
-                "{} from '{fen}' leaves the mover in check",
-                p.move_to_uci(m)
-            ));
+        if royals.non_empty() && royals.into_iter().all(|r| w.attacked_by(r, 1 - mover, occ, them)) {
+            return Err(format!("{} from '{fen}' leaves the mover in check", p.move_to_uci(m)));
         }
         let after = w.to_fen();
-        let fresh = Position::from_fen(&v, &after)
-            .map_err(|e| format!("after {} from '{fen}': {e}", p.move_to_uci(m)))?;
+        let fresh =
+            Position::from_fen(&v, &after).map_err(|e| format!("after {} from '{fen}': {e}", p.move_to_uci(m)))?;
         if fresh.key() != w.key() && !ambiguous_castling(p) {
-            return Err(format!(
-                "incremental key differs from '{after}' (after {} from '{fen}')",
-                p.move_to_uci(m)
-            ));
+            return Err(format!("incremental key differs from '{after}' (after {} from '{fen}')", p.move_to_uci(m)));
         }
         let mut next = Vec::new();
         w.legal_moves(&mut next);
@@ -400,11 +358,7 @@ fn fuzz_fens() {
     for i in 0..n {
         let (v, fen) = seeds.choose(&mut rng).unwrap();
         // Mostly the FEN's own variant, sometimes another one.
-        let v = if i % 8 == 0 {
-            variants.choose(&mut rng).unwrap()
-        } else {
-            v
-        };
+        let v = if i % 8 == 0 { variants.choose(&mut rng).unwrap() } else { v };
         let text = if i % 10 == 0 {
             random_string(&mut rng, FEN_ALPHABET, 80)
         } else if i % 2 == 0 {
@@ -426,12 +380,7 @@ fn fuzz_fens() {
             break;
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     eprintln!("{parsed} of {n} mutated FENs parsed");
     assert!(parsed > n / 4, "only {parsed} mutated FENs parsed");
 }
@@ -441,10 +390,7 @@ fn fuzz_variant_files() {
     let mut rng = rng_for(0x5EED_7011);
     let mut seeds: Vec<String> = BUILTIN.iter().map(|(_, src)| src.to_string()).collect();
     seeds.push("extends = \"rumi-shatranj\"\n[rules]\nrumi_opening = \"forced\"\n".into());
-    seeds.push(
-        "extends = \"spartan\"\nname = \"spartan-rn\"\n[[pieces]]\nletter = \"g\"\nbetza = \"RN\"\n"
-            .into(),
-    );
+    seeds.push("extends = \"spartan\"\nname = \"spartan-rn\"\n[[pieces]]\nletter = \"g\"\nbetza = \"RN\"\n".into());
     seeds.push(
         "extends = \"great-shatranj\"\n[[pieces]]\nletter = \"p\"\nbetza = \"fmWfcFifmnD\"\n[[pieces]]\nletter = \"g\"\nbetza = \"WFAD\"\n"
             .into(),
@@ -460,20 +406,18 @@ fn fuzz_variant_files() {
             _ => mutate(&mut rng, seed, TOML_ALPHABET),
         };
         let mut local = ChaCha8Rng::seed_from_u64(i);
-        let r = guarded("variant file", &text, || {
-            match Variant::from_toml("fuzz.toml", &text) {
-                Err(e) => {
-                    if e.problems.is_empty() || e.problems.iter().any(|p| p.is_empty()) {
-                        return Err("error without a message".into());
-                    }
-                    Ok(())
+        let r = guarded("variant file", &text, || match Variant::from_toml("fuzz.toml", &text) {
+            Err(e) => {
+                if e.problems.is_empty() || e.problems.iter().any(|p| p.is_empty()) {
+                    return Err("error without a message".into());
                 }
-                Ok(v) => {
-                    loaded += 1;
-                    let mut p = Position::startpos(&v);
-                    perft::perft(&mut p, 2);
-                    check_position(&p, &mut local, 20)
-                }
+                Ok(())
+            }
+            Ok(v) => {
+                loaded += 1;
+                let mut p = Position::startpos(&v);
+                perft::perft(&mut p, 2);
+                check_position(&p, &mut local, 20)
             }
         });
         failures.extend(r.err());
@@ -481,27 +425,16 @@ fn fuzz_variant_files() {
             break;
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n---\n")
-    );
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n---\n"));
     eprintln!("{loaded} of {n} mutated variant files loaded");
-    assert!(
-        loaded > n / 20,
-        "only {loaded} mutated variant files loaded"
-    );
+    assert!(loaded > n / 20, "only {loaded} mutated variant files loaded");
 }
 
 #[test]
 fn fuzz_betza() {
     let mut rng = rng_for(0x5EED_BE72);
-    let mut seeds: Vec<String> = BUILTIN
-        .iter()
-        .flat_map(|(n, _)| Variant::builtin(n).pieces.clone())
-        .map(|p| p.betza)
-        .collect();
+    let mut seeds: Vec<String> =
+        BUILTIN.iter().flat_map(|(n, _)| Variant::builtin(n).pieces.clone()).map(|p| p.betza).collect();
     for s in [
         "ifmnDifmnH",
         "KO4",
@@ -559,24 +492,16 @@ fn fuzz_betza() {
         if i % 20 != 0 || !text.chars().all(|c| c.is_ascii_alphanumeric()) {
             continue;
         }
-        let (base, letter) = if i % 40 == 0 {
-            ("spartan", "h")
-        } else {
-            ("chess", "n")
-        };
-        let src = format!(
-            "extends = \"{base}\"\n[[pieces]]\nletter = \"{letter}\"\nbetza = \"{text}\"\n"
-        );
+        let (base, letter) = if i % 40 == 0 { ("spartan", "h") } else { ("chess", "n") };
+        let src = format!("extends = \"{base}\"\n[[pieces]]\nletter = \"{letter}\"\nbetza = \"{text}\"\n");
         let mut local = ChaCha8Rng::seed_from_u64(i);
-        let r = guarded("piece", &text, || {
-            match Variant::from_toml("b.toml", &src) {
-                Err(e) => Err(format!("valid Betza refused in a variant: {e}")),
-                Ok(v) => {
-                    played += 1;
-                    let mut p = Position::startpos(&v);
-                    perft::perft(&mut p, 2);
-                    check_position(&p, &mut local, 30)
-                }
+        let r = guarded("piece", &text, || match Variant::from_toml("b.toml", &src) {
+            Err(e) => Err(format!("valid Betza refused in a variant: {e}")),
+            Ok(v) => {
+                played += 1;
+                let mut p = Position::startpos(&v);
+                perft::perft(&mut p, 2);
+                check_position(&p, &mut local, 30)
             }
         });
         failures.extend(r.err());
@@ -584,12 +509,7 @@ fn fuzz_betza() {
             break;
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     eprintln!("{played} fuzzed pieces played");
     assert!(played > n / 200, "only {played} fuzzed pieces played");
 }

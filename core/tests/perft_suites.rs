@@ -25,8 +25,8 @@ fn every_suite_line_matches_up_to_two_million_nodes() {
         let suite = parse_suite(&path.display().to_string(), &text).unwrap();
         assert!(!suite.is_empty(), "{name}: empty suite");
         for line in suite {
-            let mut pos = Position::from_fen(&variant, &line.fen)
-                .unwrap_or_else(|e| panic!("{name}:{}: {e}", line.line));
+            let mut pos =
+                Position::from_fen(&variant, &line.fen).unwrap_or_else(|e| panic!("{name}:{}: {e}", line.line));
             let before = pos.to_fen();
             for &(depth, expected) in &line.counts {
                 if expected > MAX_NODES {
@@ -35,19 +35,13 @@ fn every_suite_line_matches_up_to_two_million_nodes() {
                 let got = perft(&mut pos, depth);
                 checked += 1;
                 if got != expected {
-                    failures.push(format!(
-                        "{name}:{} D{depth}: expected {expected}, got {got} ({})",
-                        line.line, line.fen
-                    ));
+                    failures
+                        .push(format!("{name}:{} D{depth}: expected {expected}, got {got} ({})", line.line, line.fen));
                 }
                 assert_eq!(pos.to_fen(), before, "perft restores the position");
             }
         }
     }
     assert!(checked > 20, "only {checked} counts checked");
-    assert!(
-        failures.is_empty(),
-        "perft mismatches:\n{}",
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
 }

@@ -142,27 +142,12 @@ fn pick(pos: &Position, moves: &[Move], bias: Bias, rng: &mut ChaCha8Rng) -> Mov
     let promotion = |m: &Move| m.promoted().is_some();
     let castle = |m: &Move| m.kind() == MoveKind::Castle;
     let capture = |m: &Move| m.kind() == MoveKind::EnPassant || pos.piece_at(m.to()).is_some();
-    let pawn = |m: &Move| {
-        pos.piece_at(m.from())
-            .is_some_and(|(_, t)| v.pieces[t].pawn)
-    };
-    let multi_step =
-        |m: &Move| pawn(m) && (geo.rank(m.from()) as i32 - geo.rank(m.to()) as i32).abs() >= 2;
+    let pawn = |m: &Move| pos.piece_at(m.from()).is_some_and(|(_, t)| v.pieces[t].pawn);
+    let multi_step = |m: &Move| pawn(m) && (geo.rank(m.from()) as i32 - geo.rank(m.to()) as i32).abs() >= 2;
     let classes: Vec<Preference> = match bias {
         Bias::Uniform => vec![],
-        Bias::Captures => vec![
-            (0.9, &promotion),
-            (0.6, &castle),
-            (0.6, &capture),
-            (0.3, &pawn),
-        ],
-        Bias::Pawns => vec![
-            (0.9, &promotion),
-            (0.5, &castle),
-            (0.7, &capture),
-            (0.5, &multi_step),
-            (0.6, &pawn),
-        ],
+        Bias::Captures => vec![(0.9, &promotion), (0.6, &castle), (0.6, &capture), (0.3, &pawn)],
+        Bias::Pawns => vec![(0.9, &promotion), (0.5, &castle), (0.7, &capture), (0.5, &multi_step), (0.6, &pawn)],
     };
     for (p, class) in classes {
         let some: Vec<Move> = moves.iter().copied().filter(|m| class(m)).collect();
@@ -176,29 +161,14 @@ fn pick(pos: &Position, moves: &[Move], bias: Bias, rng: &mut ChaCha8Rng) -> Mov
 /// Plays seeded random games from the given start positions (restarting when a game ends or
 /// after `max_plies`, or a random 2 to 24 plies in a `short_games` share of the games) and
 /// compares the generators at every position.
-fn playouts(
-    variant: &Arc<Variant>,
-    starts: &[&str],
-    positions: usize,
-    seed: u64,
-    short_games: f64,
-) -> Outcome {
+fn playouts(variant: &Arc<Variant>, starts: &[&str], positions: usize, seed: u64, short_games: f64) -> Outcome {
     let reference = Reference::new(variant);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut out = Outcome {
-        coverage: Coverage::default(),
-        mismatches: 0,
-        reports: Vec::new(),
-    };
+    let mut out = Outcome { coverage: Coverage::default(), mismatches: 0, reports: Vec::new() };
     while out.coverage.positions < positions {
         let start = starts[rng.gen_range(0..starts.len())];
-        let mut pos = Position::from_fen(variant, start)
-            .unwrap_or_else(|e| panic!("start position {start}: {e}"));
-        let max_plies = if rng.gen_bool(short_games) {
-            rng.gen_range(2..=24)
-        } else {
-            MAX_PLIES
-        };
+        let mut pos = Position::from_fen(variant, start).unwrap_or_else(|e| panic!("start position {start}: {e}"));
+        let max_plies = if rng.gen_bool(short_games) { rng.gen_range(2..=24) } else { MAX_PLIES };
         let bias = [Bias::Uniform, Bias::Captures, Bias::Pawns][rng.gen_range(0..3)];
         out.coverage.games += 1;
         for _ in 0..=max_plies {
@@ -271,10 +241,7 @@ fn check_builtin(name: &str, seed: u64) -> Coverage {
 #[test]
 fn chess() {
     let c = check_builtin("chess", 1);
-    assert!(
-        c.castling > 0 && c.en_passant > 0 && c.promotion > 0,
-        "{c:?}"
-    );
+    assert!(c.castling > 0 && c.en_passant > 0 && c.promotion > 0, "{c:?}");
 }
 
 #[test]
@@ -286,10 +253,7 @@ fn shatranj() {
 #[test]
 fn sultan() {
     let c = check_builtin("sultan", 3);
-    assert!(
-        c.castling > 0 && c.en_passant > 0 && c.promotion_lost_type > 0,
-        "{c:?}"
-    );
+    assert!(c.castling > 0 && c.en_passant > 0 && c.promotion_lost_type > 0, "{c:?}");
 }
 
 #[test]
@@ -318,11 +282,8 @@ fn great_shatranj_r() {
 
 #[test]
 fn rumi_shatranj_forced_opening() {
-    let v = Variant::from_toml(
-        "forced-rumi",
-        "extends = \"rumi-shatranj\"\n[rules]\nrumi_opening = \"forced\"\n",
-    )
-    .unwrap();
+    let v =
+        Variant::from_toml("forced-rumi", "extends = \"rumi-shatranj\"\n[rules]\nrumi_opening = \"forced\"\n").unwrap();
     // Mostly short games: the opening moves exist only on each player's first two moves.
     let c = check("rumi-shatranj forced", &v, &[&v.setup], 600, 8, 0.8);
     assert!(c.opening > 0, "{c:?}");
@@ -330,15 +291,7 @@ fn rumi_shatranj_forced_opening() {
 
 #[test]
 fn every_builtin_variant_is_covered() {
-    let covered = [
-        "chess",
-        "shatranj",
-        "sultan",
-        "spartan",
-        "rumi-shatranj",
-        "great-shatranj",
-        "great-shatranj-r",
-    ];
+    let covered = ["chess", "shatranj", "sultan", "spartan", "rumi-shatranj", "great-shatranj", "great-shatranj-r"];
     for name in builtin_names() {
         assert!(covered.contains(&name), "no reference test for '{name}'");
     }
@@ -349,40 +302,19 @@ fn every_builtin_variant_is_covered() {
 /// to the enemy king on the last rank, two Spartan kings, bare kings.
 const CRAFTED: &[(&str, &str)] = &[
     // Kiwipete, perft position 3 (e.p. pins), position 4.
-    (
-        "chess",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    ),
+    ("chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
     ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
-    (
-        "chess",
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    ),
+    ("chess", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"),
     ("chess", "8/8/8/K2pP2r/8/8/8/7k w - d6 0 2"),
     // Pawns waiting beside the files of enemy double and triple steps.
-    (
-        "sultan",
-        "r4k4r/ppppppppppp/11/1P1P1P1P1P1/11/11/11/1p1p1p1p1p1/11/PPPPPPPPPPP/R4K4R w KQkq - 0 1",
-    ),
-    (
-        "sultan",
-        "r4k4r/ppppppppppp/11/1P1P1P1P1P1/11/11/11/1p1p1p1p1p1/11/PPPPPPPPPPP/R4K4R b KQkq - 0 1",
-    ),
+    ("sultan", "r4k4r/ppppppppppp/11/1P1P1P1P1P1/11/11/11/1p1p1p1p1p1/11/PPPPPPPPPPP/R4K4R w KQkq - 0 1"),
+    ("sultan", "r4k4r/ppppppppppp/11/1P1P1P1P1P1/11/11/11/1p1p1p1p1p1/11/PPPPPPPPPPP/R4K4R b KQkq - 0 1"),
     // From the perft suite: castling with the rook passing the king, lost-type promotion.
-    (
-        "sultan",
-        "r4k4r/3P7/11/11/11/11/11/11/11/7p3/R4K4R w KQkq - 0 1",
-    ),
+    ("sultan", "r4k4r/3P7/11/11/11/11/11/11/11/7p3/R4K4R w KQkq - 0 1"),
     // A full army: the pawn on e10 may not promote, so it may not step or capture onto rank 11
     // (both generators still count it as attacking d11 and f11).
-    (
-        "sultan",
-        "r4k5/4P6/11/11/11/11/11/11/11/PPPPPPPPPP1/RBNMCKQABNR b - - 0 1",
-    ),
-    (
-        "sultan",
-        "rbnmc1qabnr/pppp1ppppp1/11/11/11/11/11/11/11/4p6/R4K3R1 b Q - 0 1",
-    ),
+    ("sultan", "r4k5/4P6/11/11/11/11/11/11/11/PPPPPPPPPP1/RBNMCKQABNR b - - 0 1"),
+    ("sultan", "rbnmc1qabnr/pppp1ppppp1/11/11/11/11/11/11/11/4p6/R4K3R1 b Q - 0 1"),
     // Two Spartan kings against rooks; a hoplite that may become a second king.
     ("spartan", "3k1k2/8/8/8/8/8/8/R3K2R w KQ - 0 1"),
     ("spartan", "3k1k2/8/8/8/8/8/8/R3K2R b KQ - 0 1"),
@@ -395,32 +327,16 @@ const CRAFTED: &[(&str, &str)] = &[
     ("great-shatranj-r", "4k5/10/10/10/10/10/1p8/R3K5 w - - 0 1"),
     // Promotions: one elephant left (an elephant only on the other colour), or both; pawns one
     // step from the last rank.
-    (
-        "great-shatranj",
-        "1d2k2d2/P1P1P1P1P1/10/10/10/10/10/4KE4 w - - 0 1",
-    ),
-    (
-        "great-shatranj-r",
-        "1r2k2r2/PPPPPPPPPP/10/10/10/10/10/2E1KE4 w - - 0 1",
-    ),
-    (
-        "rumi-shatranj",
-        "4k3/PPPPPPPP/8/8/8/8/pppppppp/4K3 w - - 0 1",
-    ),
+    ("great-shatranj", "1d2k2d2/P1P1P1P1P1/10/10/10/10/10/4KE4 w - - 0 1"),
+    ("great-shatranj-r", "1r2k2r2/PPPPPPPPPP/10/10/10/10/10/2E1KE4 w - - 0 1"),
+    ("rumi-shatranj", "4k3/PPPPPPPP/8/8/8/8/pppppppp/4K3 w - - 0 1"),
 ];
 
 #[test]
 fn crafted_starts() {
     for (i, (name, fen)) in CRAFTED.iter().enumerate() {
         let v = Variant::builtin(name);
-        check(
-            &format!("{name} from {fen}"),
-            &v,
-            &[fen],
-            300,
-            100 + i as u64,
-            0.5,
-        );
+        check(&format!("{name} from {fen}"), &v, &[fen], 300, 100 + i as u64, 0.5);
     }
 }
 
@@ -452,10 +368,7 @@ fn reference_perft_matches_the_suites() {
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let v = Variant::builtin(name);
         let reference = Reference::new(&v);
-        for line in text
-            .lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        {
+        for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
             let mut parts = line.split(';');
             let fen = parts.next().unwrap().trim();
             let board = reference.parse_fen(fen).unwrap();

@@ -23,10 +23,7 @@ fn legal(p: &Position) -> Vec<String> {
 
 /// The legal moves starting on square `sq` (so that `e1` does not match `e10`).
 fn from(p: &Position, sq: &str) -> Vec<String> {
-    legal(p)
-        .into_iter()
-        .filter(|m| m.starts_with(sq) && !m.as_bytes()[sq.len()].is_ascii_digit())
-        .collect()
+    legal(p).into_iter().filter(|m| m.starts_with(sq) && !m.as_bytes()[sq.len()].is_ascii_digit()).collect()
 }
 
 fn set(moves: &[&str]) -> Vec<String> {
@@ -37,9 +34,7 @@ fn set(moves: &[&str]) -> Vec<String> {
 
 fn play(p: &mut Position, moves: &[&str]) {
     for m in moves {
-        let mv = p
-            .parse_uci(m)
-            .unwrap_or_else(|e| panic!("{m} should be legal: {e}"));
+        let mv = p.parse_uci(m).unwrap_or_else(|e| panic!("{m} should be legal: {e}"));
         assert_eq!(&p.move_to_uci(mv), m);
         p.make(mv);
     }
@@ -65,16 +60,10 @@ fn sultan_pawn_double_and_triple_step_need_an_empty_path_and_the_second_rank() {
     assert_eq!(from(&start, "e2"), set(&["e2e3", "e2e4", "e2e5"]));
     assert_eq!(legal(&start).len(), 43);
     // A piece on e4 stops the double and the triple step (lame), not the single one.
-    let blocked = pos(
-        "sultan",
-        "rbnmckqabnr/ppppppppppp/11/11/11/11/11/4n6/11/PPPPPPPPPPP/RBNMCKQABNR w KQkq - 0 1",
-    );
+    let blocked = pos("sultan", "rbnmckqabnr/ppppppppppp/11/11/11/11/11/4n6/11/PPPPPPPPPPP/RBNMCKQABNR w KQkq - 0 1");
     assert_eq!(from(&blocked, "e2"), set(&["e2e3"]));
     // Off the second rank: one step only.
-    let moved = pos(
-        "sultan",
-        "rbnmckqabnr/ppppppppppp/11/11/11/11/11/11/4P6/PPPP1PPPPPP/RBNMCKQABNR b KQkq - 0 1",
-    );
+    let moved = pos("sultan", "rbnmckqabnr/ppppppppppp/11/11/11/11/11/11/4P6/PPPP1PPPPPP/RBNMCKQABNR b KQkq - 0 1");
     let mut m = moved.clone();
     play(&mut m, &["e10e7"]);
     assert_eq!(from(&m, "e3"), set(&["e3e4"]));
@@ -87,10 +76,7 @@ fn sultan_en_passant_on_each_passed_square() {
     // Black pawns on d4 (reaches e3) and f5 (reaches e4).
     let fen = "5k5/11/11/11/11/11/5p5/3p7/11/4P6/5K5 w - - 0 1";
     let p = after("sultan", fen, &["e2e5"]);
-    assert_eq!(
-        p.to_fen(),
-        "5k5/11/11/11/11/11/4Pp5/3p7/11/11/5K5 b - e3e4 0 1"
-    );
+    assert_eq!(p.to_fen(), "5k5/11/11/11/11/11/4Pp5/3p7/11/11/5K5 b - e3e4 0 1");
     assert_eq!(from(&p, "d4"), set(&["d4d3", "d4e3"]));
     assert_eq!(from(&p, "f5"), set(&["f5e4", "f5f4"]));
     // Either target square captures the pawn on e5.
@@ -107,11 +93,7 @@ fn sultan_en_passant_on_each_passed_square() {
     // The writer prints a square only when an enemy pawn can reach it -- and, since the reader
     // finds the pawn one square beyond the last target, every square from there up to the pawn
     // (`e3e4` when only e3 can be taken on; `e3` alone would name a pawn on e4).
-    let only_d4 = after(
-        "sultan",
-        "5k5/11/11/11/11/11/11/3p7/11/4P6/5K5 w - - 0 1",
-        &["e2e5"],
-    );
+    let only_d4 = after("sultan", "5k5/11/11/11/11/11/11/3p7/11/4P6/5K5 w - - 0 1", &["e2e5"]);
     assert_eq!(ep_field(&only_d4), "e3e4");
     assert_eq!(from(&only_d4, "d4"), set(&["d4d3", "d4e3"]));
     let reread = Position::from_fen(only_d4.variant(), &only_d4.to_fen()).unwrap();
@@ -119,18 +101,10 @@ fn sultan_en_passant_on_each_passed_square() {
     let mut c = reread.clone();
     play(&mut c, &["d4e3"]);
     assert_eq!(c.to_fen(), "5k5/11/11/11/11/11/11/11/4p6/11/5K5 w - - 0 2");
-    let only_f5 = after(
-        "sultan",
-        "5k5/11/11/11/11/11/5p5/11/11/4P6/5K5 w - - 0 1",
-        &["e2e5"],
-    );
+    let only_f5 = after("sultan", "5k5/11/11/11/11/11/5p5/11/11/4P6/5K5 w - - 0 1", &["e2e5"]);
     assert_eq!(ep_field(&only_f5), "e4");
     assert_eq!(from(&only_f5, "f5"), set(&["f5e4", "f5f4"]));
-    let nobody = after(
-        "sultan",
-        "5k5/11/11/11/11/11/11/11/11/4P6/5K5 w - - 0 1",
-        &["e2e5"],
-    );
+    let nobody = after("sultan", "5k5/11/11/11/11/11/11/11/11/4P6/5K5 w - - 0 1", &["e2e5"]);
     assert_eq!(ep_field(&nobody), "-");
     // A double step passes one square.
     let double = after("sultan", fen, &["e2e4"]);
@@ -146,11 +120,7 @@ fn sultan_en_passant_on_each_passed_square() {
     assert_eq!(ep_field(&late), "-");
 
     // Black's triple step e10-e7: white pawns on d7 (reaches e8) and f8 (reaches e9).
-    let bp = after(
-        "sultan",
-        "5k5/4p6/11/5P5/3P7/11/11/11/11/11/5K5 b - - 0 1",
-        &["e10e7"],
-    );
+    let bp = after("sultan", "5k5/4p6/11/5P5/3P7/11/11/11/11/11/5K5 b - - 0 1", &["e10e7"]);
     let field = ep_field(&bp);
     assert!(field == "e8e9" || field == "e9e8", "{field}");
     let mut c = bp.clone();
@@ -169,14 +139,7 @@ fn sultan_en_passant_fen_round_trip() {
     assert_eq!(from(&p, "d4"), set(&["d4d3", "d4e3"]));
     assert_eq!(from(&p, "f5"), set(&["f5e4", "f5f4"]));
     // The squares in either order.
-    assert_eq!(
-        pos(
-            "sultan",
-            "5k5/11/11/11/11/11/4Pp5/3p7/11/11/5K5 b - e4e3 0 1"
-        )
-        .to_fen(),
-        fen
-    );
+    assert_eq!(pos("sultan", "5k5/11/11/11/11/11/4Pp5/3p7/11/11/5K5 b - e4e3 0 1").to_fen(), fen);
     // The same capture as after playing the triple step.
     let mut a = p.clone();
     play(&mut a, &["f5e4"]);
@@ -185,56 +148,28 @@ fn sultan_en_passant_fen_round_trip() {
     let q = pos("sultan", "5k5/11/11/11/11/11/4P6/11/11/11/5K5 b - e3e4 0 1");
     assert_eq!(ep_field(&q), "-");
     // Two-digit ranks: Black's triple step.
-    let b = pos(
-        "sultan",
-        "5k5/11/11/5P5/3Pp6/11/11/11/11/11/5K5 w - e8e9 0 2",
-    );
+    let b = pos("sultan", "5k5/11/11/5P5/3Pp6/11/11/11/11/11/5K5 w - e8e9 0 2");
     assert_eq!(from(&b, "d7"), set(&["d7d8", "d7e8"]));
     assert_eq!(from(&b, "f8"), set(&["f8e9", "f8f9"]));
-    assert_eq!(
-        pos(
-            "sultan",
-            "5k5/11/11/5P5/3Pp6/11/11/11/11/11/5K5 w - e9e8 0 2"
-        )
-        .to_fen(),
-        b.to_fen()
-    );
+    assert_eq!(pos("sultan", "5k5/11/11/5P5/3Pp6/11/11/11/11/11/5K5 w - e9e8 0 2").to_fen(), b.to_fen());
 }
 
 #[test]
 fn sultan_promotion_only_to_lost_types() {
     // White has every piece of the setup: the d10 pawn cannot move or capture onto rank 11.
-    let full = pos(
-        "sultan",
-        "2r2k5/3P7/11/11/11/11/11/11/11/11/RBNMCKQABNR w - - 0 1",
-    );
+    let full = pos("sultan", "2r2k5/3P7/11/11/11/11/11/11/11/11/RBNMCKQABNR w - - 0 1");
     assert_eq!(from(&full, "d10"), Vec::<String>::new());
     // Queen lost: only the queen.
-    let no_queen = pos(
-        "sultan",
-        "2r2k5/3P7/11/11/11/11/11/11/11/11/RBNMCK1ABNR w - - 0 1",
-    );
+    let no_queen = pos("sultan", "2r2k5/3P7/11/11/11/11/11/11/11/11/RBNMCK1ABNR w - - 0 1");
     assert_eq!(from(&no_queen, "d10"), set(&["d10c11q", "d10d11q"]));
     // Queen and a bishop lost.
-    let two = pos(
-        "sultan",
-        "2r2k5/3P7/11/11/11/11/11/11/11/11/R1NMCK1ABNR w - - 0 1",
-    );
-    assert_eq!(
-        from(&two, "d10"),
-        set(&["d10c11b", "d10c11q", "d10d11b", "d10d11q"])
-    );
+    let two = pos("sultan", "2r2k5/3P7/11/11/11/11/11/11/11/11/R1NMCK1ABNR w - - 0 1");
+    assert_eq!(from(&two, "d10"), set(&["d10c11b", "d10c11q", "d10d11b", "d10d11q"]));
     let mut p = no_queen.clone();
     play(&mut p, &["d10d11q"]);
-    assert_eq!(
-        p.to_fen(),
-        "2rQ1k5/11/11/11/11/11/11/11/11/11/RBNMCK1ABNR b - - 0 1"
-    );
+    assert_eq!(p.to_fen(), "2rQ1k5/11/11/11/11/11/11/11/11/11/RBNMCK1ABNR b - - 0 1");
     // Black the same, on rank 1.
-    let black = pos(
-        "sultan",
-        "rbnmck1abnr/11/11/11/11/11/11/11/11/3p7/2R2K5 b - - 0 1",
-    );
+    let black = pos("sultan", "rbnmck1abnr/11/11/11/11/11/11/11/11/3p7/2R2K5 b - - 0 1");
     assert_eq!(from(&black, "d2"), set(&["d2c1q", "d2d1q"]));
 }
 
@@ -242,28 +177,13 @@ fn sultan_promotion_only_to_lost_types() {
 fn sultan_castling_four_squares_rook_passes_king() {
     let base = "r4k4r/11/11/11/11/11/11/11/11/11/R4K4R w KQkq - 0 1";
     let p = pos("sultan", base);
-    assert_eq!(
-        from(&p, "f1"),
-        set(&["f1b1", "f1e1", "f1e2", "f1f2", "f1g1", "f1g2", "f1j1"])
-    );
-    assert_eq!(
-        after("sultan", base, &["f1j1"]).to_fen(),
-        "r4k4r/11/11/11/11/11/11/11/11/11/R5R2K1 b kq - 1 1"
-    );
-    assert_eq!(
-        after("sultan", base, &["f1b1"]).to_fen(),
-        "r4k4r/11/11/11/11/11/11/11/11/11/1K2R5R b kq - 1 1"
-    );
+    assert_eq!(from(&p, "f1"), set(&["f1b1", "f1e1", "f1e2", "f1f2", "f1g1", "f1g2", "f1j1"]));
+    assert_eq!(after("sultan", base, &["f1j1"]).to_fen(), "r4k4r/11/11/11/11/11/11/11/11/11/R5R2K1 b kq - 1 1");
+    assert_eq!(after("sultan", base, &["f1b1"]).to_fen(), "r4k4r/11/11/11/11/11/11/11/11/11/1K2R5R b kq - 1 1");
     // Black on rank 11.
     let b = "r4k4r/11/11/11/11/11/11/11/11/11/R4K4R b KQkq - 0 1";
-    assert_eq!(
-        after("sultan", b, &["f11j11"]).to_fen(),
-        "r5r2k1/11/11/11/11/11/11/11/11/11/R4K4R w KQ - 1 2"
-    );
-    assert_eq!(
-        after("sultan", b, &["f11b11"]).to_fen(),
-        "1k2r5r/11/11/11/11/11/11/11/11/11/R4K4R w KQ - 1 2"
-    );
+    assert_eq!(after("sultan", b, &["f11j11"]).to_fen(), "r5r2k1/11/11/11/11/11/11/11/11/11/R4K4R w KQ - 1 2");
+    assert_eq!(after("sultan", b, &["f11b11"]).to_fen(), "1k2r5r/11/11/11/11/11/11/11/11/11/R4K4R w KQ - 1 2");
     // Unmake puts king and rooks back.
     let mut u = pos("sultan", base);
     play(&mut u, &["f1j1"]);
@@ -271,10 +191,7 @@ fn sultan_castling_four_squares_rook_passes_king() {
     assert_eq!(u.to_fen(), base);
 
     let castles = |fen: &str| -> Vec<String> {
-        from(&pos("sultan", fen), "f1")
-            .into_iter()
-            .filter(|m| m == "f1j1" || m == "f1b1")
-            .collect()
+        from(&pos("sultan", fen), "f1").into_iter().filter(|m| m == "f1j1" || m == "f1b1").collect()
     };
     let with_rook_on = |sq: usize| {
         let rank6 = match (sq, 10 - sq) {
@@ -295,28 +212,13 @@ fn sultan_castling_four_squares_rook_passes_king() {
     // Attacks on squares outside the king's path do not matter (a1 itself, k1 itself).
     assert_eq!(castles(&with_rook_on(0)), set(&["f1b1", "f1j1"]));
     // A piece between king and rook.
-    assert_eq!(
-        castles("r4k4r/11/11/11/11/11/11/11/11/11/R1B2K4R w KQkq - 0 1"),
-        set(&["f1j1"])
-    );
-    assert_eq!(
-        castles("r4k4r/11/11/11/11/11/11/11/11/11/R4K3NR w KQkq - 0 1"),
-        set(&["f1b1"])
-    );
+    assert_eq!(castles("r4k4r/11/11/11/11/11/11/11/11/11/R1B2K4R w KQkq - 0 1"), set(&["f1j1"]));
+    assert_eq!(castles("r4k4r/11/11/11/11/11/11/11/11/11/R4K3NR w KQkq - 0 1"), set(&["f1b1"]));
     // Rights come from the FEN.
-    assert_eq!(
-        castles("r4k4r/11/11/11/11/11/11/11/11/11/R4K4R w Qkq - 0 1"),
-        set(&["f1b1"])
-    );
+    assert_eq!(castles("r4k4r/11/11/11/11/11/11/11/11/11/R4K4R w Qkq - 0 1"), set(&["f1b1"]));
     // The same rules in chess, where b1 lies between king and rook but off the king's path.
     let c = pos("chess", "r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1");
-    assert_eq!(
-        from(&c, "e1")
-            .into_iter()
-            .filter(|m| m == "e1g1" || m == "e1c1")
-            .collect::<Vec<_>>(),
-        set(&["e1g1"])
-    );
+    assert_eq!(from(&c, "e1").into_iter().filter(|m| m == "e1g1" || m == "e1c1").collect::<Vec<_>>(), set(&["e1g1"]));
     // Moving a rook loses its right.
     let p = after("sultan", base, &["k1k2", "a11a10"]);
     assert_eq!(p.to_fen().split(' ').nth(2), Some("Qk"));
@@ -349,18 +251,12 @@ fn spartan_duple_check() {
     let stale = pos("spartan", "kh6/khN5/P1R5/3P4/8/8/8/4K3 b - - 0 1");
     assert!(!stale.in_check());
     assert_eq!(legal(&stale), Vec::<String>::new());
-    assert_eq!(
-        stale.outcome(),
-        Some((GameResult::Draw, Termination::Stalemate))
-    );
+    assert_eq!(stale.outcome(), Some((GameResult::Draw, Termination::Stalemate)));
     // Both kings attacked, no move saves either: the Persians win.
     let mate = pos("spartan", "k6k/8/8/8/8/4K3/1R4R1/R6R b - - 0 1");
     assert!(mate.in_check());
     assert_eq!(legal(&mate), Vec::<String>::new());
-    assert_eq!(
-        mate.outcome(),
-        Some((GameResult::WhiteWins, Termination::Checkmate))
-    );
+    assert_eq!(mate.outcome(), Some((GameResult::WhiteWins, Termination::Checkmate)));
 }
 
 #[test]
@@ -369,10 +265,7 @@ fn spartan_hoplite_promotes_to_second_king_while_in_check() {
     // king unattacked. Other promotions leave the only king in check.
     let p = pos("spartan", "4k3/8/8/8/4R3/8/1h6/6K1 b - - 0 1");
     assert!(p.in_check());
-    assert_eq!(
-        legal(&p),
-        set(&["b2a1k", "b2c1k", "e8d7", "e8d8", "e8f7", "e8f8"])
-    );
+    assert_eq!(legal(&p), set(&["b2a1k", "b2c1k", "e8d7", "e8d8", "e8f7", "e8f8"]));
     let mut q = p.clone();
     play(&mut q, &["b2a1k"]);
     assert_eq!(q.to_fen(), "4k3/8/8/8/4R3/8/8/k5K1 w - - 0 2");
@@ -384,17 +277,11 @@ fn spartan_hoplite_promotes_to_second_king_while_in_check() {
     let p = pos("spartan", "4k3/8/8/8/8/8/1h6/6K1 b - - 0 1");
     assert_eq!(
         from(&p, "b2"),
-        set(&[
-            "b2a1c", "b2a1g", "b2a1k", "b2a1l", "b2a1w", "b2c1c", "b2c1g", "b2c1k", "b2c1l",
-            "b2c1w"
-        ])
+        set(&["b2a1c", "b2a1g", "b2a1k", "b2a1l", "b2a1w", "b2c1c", "b2c1g", "b2c1k", "b2c1l", "b2c1w"])
     );
     // Two kings: no third.
     let p = pos("spartan", "k3k3/8/8/8/8/8/1h6/6K1 b - - 0 1");
-    assert_eq!(
-        from(&p, "b2"),
-        set(&["b2a1c", "b2a1g", "b2a1l", "b2a1w", "b2c1c", "b2c1g", "b2c1l", "b2c1w"])
-    );
+    assert_eq!(from(&p, "b2"), set(&["b2a1c", "b2a1g", "b2a1l", "b2a1w", "b2c1c", "b2c1g", "b2c1l", "b2c1w"]));
 }
 
 #[test]
@@ -424,34 +311,17 @@ fn spartan_hoplite_moves() {
 fn spartan_has_no_en_passant() {
     // A hoplite on d4 beside the double-stepping pawn: the field stays '-', and d4-e3 is the
     // hoplite's ordinary step, capturing nothing.
-    let p = after(
-        "spartan",
-        "lgkcckwl/hhhhhhhh/8/8/3h4/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
-        &["e2e4"],
-    );
-    assert_eq!(
-        p.to_fen(),
-        "lgkcckwl/hhhhhhhh/8/8/3hP3/8/PPPP1PPP/RNBQKBNR b KQ - 0 1"
-    );
+    let p = after("spartan", "lgkcckwl/hhhhhhhh/8/8/3h4/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", &["e2e4"]);
+    assert_eq!(p.to_fen(), "lgkcckwl/hhhhhhhh/8/8/3hP3/8/PPPP1PPP/RNBQKBNR b KQ - 0 1");
     assert_eq!(from(&p, "d4"), set(&["d4c3", "d4e3"]));
     let mut q = p.clone();
     play(&mut q, &["d4e3"]);
-    assert_eq!(
-        q.to_fen(),
-        "lgkcckwl/hhhhhhhh/8/8/4P3/4h3/PPPP1PPP/RNBQKBNR w KQ - 0 2"
-    );
+    assert_eq!(q.to_fen(), "lgkcckwl/hhhhhhhh/8/8/4P3/4h3/PPPP1PPP/RNBQKBNR w KQ - 0 2");
     // A Persian pawn beside a hoplite's leap: no e.p. either.
-    let p = after(
-        "spartan",
-        "lgkcckwl/hhhhhhhh/8/2P5/8/8/PP1PPPPP/RNBQKBNR b KQ - 0 1",
-        &["c7e5"],
-    );
+    let p = after("spartan", "lgkcckwl/hhhhhhhh/8/2P5/8/8/PP1PPPPP/RNBQKBNR b KQ - 0 1", &["c7e5"]);
     assert_eq!(ep_field(&p), "-");
     // A FEN e.p. field is read and dropped.
-    let p = pos(
-        "spartan",
-        "lgkcckwl/hhhhhhhh/8/8/3hP3/8/PPPP1PPP/RNBQKBNR b KQ e3 0 1",
-    );
+    let p = pos("spartan", "lgkcckwl/hhhhhhhh/8/8/3hP3/8/PPPP1PPP/RNBQKBNR b KQ e3 0 1");
     assert_eq!(ep_field(&p), "-");
     assert_eq!(from(&p, "d4"), set(&["d4c3", "d4e3"]));
 }
@@ -465,20 +335,11 @@ fn rumi_elephant_cannot_capture_an_elephant() {
     assert_eq!(from(&pos("rumi-shatranj", fen), "c1"), set(&["c1a3"]));
     assert_eq!(from(&pos("shatranj", fen), "c1"), set(&["c1a3", "c1e3"]));
     let black = "4k3/8/8/8/8/4b3/8/2B1K3 b - - 0 5";
-    assert_eq!(
-        from(&pos("rumi-shatranj", black), "e3"),
-        set(&["e3c5", "e3g1", "e3g5"])
-    );
-    assert_eq!(
-        from(&pos("shatranj", black), "e3"),
-        set(&["e3c1", "e3c5", "e3g1", "e3g5"])
-    );
+    assert_eq!(from(&pos("rumi-shatranj", black), "e3"), set(&["e3c5", "e3g1", "e3g5"]));
+    assert_eq!(from(&pos("shatranj", black), "e3"), set(&["e3c1", "e3c5", "e3g1", "e3g5"]));
     // Any other piece it may capture.
     let knight = "4k3/8/8/8/8/4n3/8/2B1K3 w - - 0 5";
-    assert_eq!(
-        from(&pos("rumi-shatranj", knight), "c1"),
-        set(&["c1a3", "c1e3"])
-    );
+    assert_eq!(from(&pos("rumi-shatranj", knight), "c1"), set(&["c1a3", "c1e3"]));
 }
 
 #[test]
@@ -496,10 +357,7 @@ fn rumi_counselor_leap_and_soldier_follow_up() {
     play(&mut p, &["d2d4"]);
     assert_eq!(from(&p, "d7"), set(&["d7d5"]));
     play(&mut p, &["d7d5"]);
-    assert_eq!(
-        p.to_fen(),
-        "rnb1kbnr/ppp1pppp/3q4/3p4/3P4/3Q4/PPP1PPPP/RNB1KBNR w - - 0 3"
-    );
+    assert_eq!(p.to_fen(), "rnb1kbnr/ppp1pppp/3q4/3p4/3P4/3Q4/PPP1PPPP/RNB1KBNR w - - 0 3");
 
     // Black may leap on its first move whatever White did.
     let mut p = start.clone();
@@ -507,11 +365,7 @@ fn rumi_counselor_leap_and_soldier_follow_up() {
     assert_eq!(from(&p, "d8"), set(&["d8d6"]));
     // No leap on a player's second move, no follow-up without the leap.
     play(&mut p, &["e7e6"]);
-    assert!(
-        from(&p, "d1").iter().all(|m| m != "d1d3"),
-        "{:?}",
-        legal(&p)
-    );
+    assert!(from(&p, "d1").iter().all(|m| m != "d1d3"), "{:?}", legal(&p));
     assert_eq!(from(&p, "d2"), set(&["d2d3"]));
     play(&mut p, &["a2a3"]);
     assert_eq!(from(&p, "d7"), set(&["d7d6"]));
@@ -520,22 +374,13 @@ fn rumi_counselor_leap_and_soldier_follow_up() {
     play(&mut p, &["d1d3", "a7a6", "a2a3", "a6a5"]);
     assert_eq!(from(&p, "d2"), Vec::<String>::new());
     // Everything is in the FEN: the start placement on move 2 has no leap.
-    let p = pos(
-        "rumi-shatranj",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 2",
-    );
+    let p = pos("rumi-shatranj", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 2");
     assert_eq!(from(&p, "d1"), Vec::<String>::new());
     assert_eq!(legal(&p).len(), 16);
     // Only onto an empty square.
-    let p = pos(
-        "rumi-shatranj",
-        "rnbqkbnr/pppppppp/8/8/8/3N4/PPPPPPPP/R1BQKBNR w - - 0 1",
-    );
+    let p = pos("rumi-shatranj", "rnbqkbnr/pppppppp/8/8/8/3N4/PPPPPPPP/R1BQKBNR w - - 0 1");
     assert_eq!(from(&p, "d1"), Vec::<String>::new());
-    let p = pos(
-        "rumi-shatranj",
-        "rnb1kbnr/pppppppp/3q4/8/3n4/3Q4/PPPPPPPP/RNB1KBNR w - - 0 2",
-    );
+    let p = pos("rumi-shatranj", "rnb1kbnr/pppppppp/3q4/8/3n4/3Q4/PPPPPPPP/RNB1KBNR w - - 0 2");
     assert_eq!(from(&p, "d2"), Vec::<String>::new());
     // Not in shatranj.
     let s = Position::startpos(&variant("shatranj"));
@@ -544,11 +389,8 @@ fn rumi_counselor_leap_and_soldier_follow_up() {
 
 #[test]
 fn rumi_forced_opening_reading() {
-    let forced = Variant::from_toml(
-        "forced.toml",
-        "extends = \"rumi-shatranj\"\n[rules]\nrumi_opening = \"forced\"\n",
-    )
-    .unwrap();
+    let forced =
+        Variant::from_toml("forced.toml", "extends = \"rumi-shatranj\"\n[rules]\nrumi_opening = \"forced\"\n").unwrap();
     let mut p = Position::startpos(&forced);
     for m in ["d1d3", "d8d6", "d2d4", "d7d5"] {
         assert_eq!(legal(&p), set(&[m]));
@@ -557,11 +399,7 @@ fn rumi_forced_opening_reading() {
     // Then the game goes on normally.
     assert!(legal(&p).len() > 10, "{:?}", legal(&p));
     // When the leap is impossible, the ordinary moves remain.
-    let blocked = Position::from_fen(
-        &forced,
-        "rnbqkbnr/pppppppp/8/8/8/3N4/PPPPPPPP/R1BQKBNR w - - 0 1",
-    )
-    .unwrap();
+    let blocked = Position::from_fen(&forced, "rnbqkbnr/pppppppp/8/8/8/3N4/PPPPPPPP/R1BQKBNR w - - 0 1").unwrap();
     assert!(legal(&blocked).len() > 10);
     assert!(!legal(&blocked).contains(&"d1d3".to_string()));
 }
@@ -578,31 +416,16 @@ fn stalemate_wins_in_rumi_draws_in_great_shatranj_and_chess() {
         assert!(!p.in_check());
         assert_eq!(legal(&p), Vec::<String>::new(), "{name}");
     }
-    assert_eq!(
-        pos("rumi-shatranj", fen).outcome(),
-        Some((GameResult::WhiteWins, Termination::Stalemate))
-    );
-    assert_eq!(
-        pos("shatranj", fen).outcome(),
-        Some((GameResult::WhiteWins, Termination::Stalemate))
-    );
-    assert_eq!(
-        pos("chess", fen).outcome(),
-        Some((GameResult::Draw, Termination::Stalemate))
-    );
+    assert_eq!(pos("rumi-shatranj", fen).outcome(), Some((GameResult::WhiteWins, Termination::Stalemate)));
+    assert_eq!(pos("shatranj", fen).outcome(), Some((GameResult::WhiteWins, Termination::Stalemate)));
+    assert_eq!(pos("chess", fen).outcome(), Some((GameResult::Draw, Termination::Stalemate)));
     let gs = pos("great-shatranj", "k9/2K7/2N7/10/10/10/p9/N9 b - - 0 1");
     assert_eq!(legal(&gs), Vec::<String>::new());
-    assert_eq!(
-        gs.outcome(),
-        Some((GameResult::Draw, Termination::Stalemate))
-    );
+    assert_eq!(gs.outcome(), Some((GameResult::Draw, Termination::Stalemate)));
     // White stalemated in Rumi: Black wins.
     let w = pos("rumi-shatranj", "n7/P7/8/8/8/2n5/2k5/K7 w - - 0 1");
     assert_eq!(legal(&w), Vec::<String>::new());
-    assert_eq!(
-        w.outcome(),
-        Some((GameResult::BlackWins, Termination::Stalemate))
-    );
+    assert_eq!(w.outcome(), Some((GameResult::BlackWins, Termination::Stalemate)));
 }
 
 #[test]
@@ -611,37 +434,22 @@ fn checkmate_wins_stalemate_is_not_checkmate() {
     play(&mut p, &["f2f3", "e7e5", "g2g4", "d8h4"]);
     assert!(p.in_check());
     assert_eq!(legal(&p), Vec::<String>::new());
-    assert_eq!(
-        p.outcome(),
-        Some((GameResult::BlackWins, Termination::Checkmate))
-    );
+    assert_eq!(p.outcome(), Some((GameResult::BlackWins, Termination::Checkmate)));
     // Back rank mate of Black.
     let m = pos("chess", "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
-    assert_eq!(
-        m.outcome(),
-        Some((GameResult::WhiteWins, Termination::Checkmate))
-    );
+    assert_eq!(m.outcome(), Some((GameResult::WhiteWins, Termination::Checkmate)));
     // Checkmate counts in Rumi and Sultan too (mate is a win, whatever the stalemate rule).
     let r = pos("rumi-shatranj", "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 9");
-    assert_eq!(
-        r.outcome(),
-        Some((GameResult::WhiteWins, Termination::Checkmate))
-    );
+    assert_eq!(r.outcome(), Some((GameResult::WhiteWins, Termination::Checkmate)));
     // Chess stalemate: a draw.
     let s = pos("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     assert!(!s.in_check());
-    assert_eq!(
-        s.outcome(),
-        Some((GameResult::Draw, Termination::Stalemate))
-    );
+    assert_eq!(s.outcome(), Some((GameResult::Draw, Termination::Stalemate)));
     // Checkmate outranks the move rule.
     let mut f = pos("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80");
     play(&mut f, &["a1a8"]);
     assert_eq!(f.halfmove_clock(), 100);
-    assert_eq!(
-        f.outcome(),
-        Some((GameResult::WhiteWins, Termination::Checkmate))
-    );
+    assert_eq!(f.outcome(), Some((GameResult::WhiteWins, Termination::Checkmate)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -654,27 +462,17 @@ fn shatranj_bare_king_immediate() {
     assert_eq!(p.outcome(), None);
     play(&mut p, &["a1a7"]);
     assert_eq!(legal(&p), Vec::<String>::new());
-    assert_eq!(
-        p.outcome(),
-        Some((GameResult::WhiteWins, Termination::BareKing))
-    );
+    assert_eq!(p.outcome(), Some((GameResult::WhiteWins, Termination::BareKing)));
     // The same for White.
     let w = pos("shatranj", "4k3/8/8/8/8/8/8/r3K3 w - - 0 1");
     assert_eq!(legal(&w), Vec::<String>::new());
-    assert_eq!(
-        w.outcome(),
-        Some((GameResult::BlackWins, Termination::BareKing))
-    );
+    assert_eq!(w.outcome(), Some((GameResult::BlackWins, Termination::BareKing)));
     // Both bare: a draw, no moves.
     let d = pos("shatranj", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     assert_eq!(legal(&d), Vec::<String>::new());
     assert_eq!(d.outcome(), Some((GameResult::Draw, Termination::BareKing)));
     // No bare-king rule in Rumi Shatranj: K+R v K goes on.
-    let r = after(
-        "rumi-shatranj",
-        "1k6/q7/8/8/8/8/8/R3K3 w - - 0 9",
-        &["a1a7"],
-    );
+    let r = after("rumi-shatranj", "1k6/q7/8/8/8/8/8/R3K3 w - - 0 9", &["a1a7"]);
     assert_eq!(r.outcome(), None);
     assert!(legal(&r).contains(&"b8a7".to_string()));
 }
@@ -695,23 +493,14 @@ fn great_shatranj_bare_king_with_reply() {
     let mut l = p.clone();
     play(&mut l, &["b8c7"]);
     assert_eq!(legal(&l), Vec::<String>::new());
-    assert_eq!(
-        l.outcome(),
-        Some((GameResult::WhiteWins, Termination::BareKing))
-    );
+    assert_eq!(l.outcome(), Some((GameResult::WhiteWins, Termination::BareKing)));
     // A bared side without a legal move loses (not a stalemate draw).
     let s = pos("great-shatranj", "k9/2K7/2N7/10/10/10/10/10 b - - 0 1");
     assert_eq!(legal(&s), Vec::<String>::new());
-    assert_eq!(
-        s.outcome(),
-        Some((GameResult::WhiteWins, Termination::BareKing))
-    );
+    assert_eq!(s.outcome(), Some((GameResult::WhiteWins, Termination::BareKing)));
     // Under the immediate rule (shatranj) the same capture ends the game at once.
     let i = after("shatranj", "1k6/q7/2N5/8/8/8/8/4K3 w - - 0 1", &["c6a7"]);
-    assert_eq!(
-        i.outcome(),
-        Some((GameResult::WhiteWins, Termination::BareKing))
-    );
+    assert_eq!(i.outcome(), Some((GameResult::WhiteWins, Termination::BareKing)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -720,10 +509,7 @@ fn great_shatranj_bare_king_with_reply() {
 #[test]
 fn great_shatranj_promotion_general_always_elephant_by_colour() {
     // White has every piece: only the General. (Black keeps a Dabbaba: not bare.)
-    let p = pos(
-        "great-shatranj",
-        "3k5d/1P8/10/10/10/10/10/DNEGKMHEND w - - 0 1",
-    );
+    let p = pos("great-shatranj", "3k5d/1P8/10/10/10/10/10/DNEGKMHEND w - - 0 1");
     assert_eq!(from(&p, "b7"), set(&["b7b8g"]));
     // White has K + one Elephant on a1 (dark): every type is lost, but an Elephant only on a
     // light square (a8, c8), not on b8 (dark).
@@ -737,10 +523,7 @@ fn great_shatranj_promotion_general_always_elephant_by_colour() {
     want.sort();
     assert_eq!(from(&p, "b7"), want);
     // Its Elephant on b1 (light): the other way round.
-    let p = pos(
-        "great-shatranj",
-        "n1n2k4/1P8/10/10/10/10/10/1E2K5 w - - 0 1",
-    );
+    let p = pos("great-shatranj", "n1n2k4/1P8/10/10/10/10/10/1E2K5 w - - 0 1");
     let b7 = from(&p, "b7");
     assert!(b7.contains(&"b7b8e".to_string()), "{b7:?}");
     assert!(!b7.contains(&"b7a8e".to_string()), "{b7:?}");
@@ -752,10 +535,7 @@ fn great_shatranj_promotion_general_always_elephant_by_colour() {
         assert!(b7.contains(&m.to_string()), "{m} in {b7:?}");
     }
     // Two Elephants (none lost): never.
-    let p = pos(
-        "great-shatranj",
-        "n1n2k4/1P8/10/10/10/10/10/E1E1K5 w - - 0 1",
-    );
+    let p = pos("great-shatranj", "n1n2k4/1P8/10/10/10/10/10/E1E1K5 w - - 0 1");
     assert!(from(&p, "b7").iter().all(|m| !m.ends_with('e')));
 }
 
@@ -773,22 +553,11 @@ fn threefold_repetition_draws() {
     assert_eq!(p.outcome(), None);
     play(&mut p, &shuffle[3..]);
     assert_eq!(p.repetitions(), 2);
-    assert_eq!(
-        p.outcome(),
-        Some((GameResult::Draw, Termination::Repetition))
-    );
+    assert_eq!(p.outcome(), Some((GameResult::Draw, Termination::Repetition)));
     // Any three occurrences, not necessarily by the same shuffle.
     let mut q = Position::startpos(&variant("chess"));
-    play(
-        &mut q,
-        &[
-            "g1f3", "g8f6", "f3g1", "f6g8", "b1c3", "b8c6", "c3b1", "c6b8",
-        ],
-    );
-    assert_eq!(
-        q.outcome(),
-        Some((GameResult::Draw, Termination::Repetition))
-    );
+    play(&mut q, &["g1f3", "g8f6", "f3g1", "f6g8", "b1c3", "b8c6", "c3b1", "c6b8"]);
+    assert_eq!(q.outcome(), Some((GameResult::Draw, Termination::Repetition)));
     // Castling rights are part of the position: king out and back loses them.
     let mut r = pos("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     play(&mut r, &["e1e2", "e8e7", "e2e1", "e7e8"]);
@@ -804,10 +573,7 @@ fn hundred_ply_rule_draws() {
     assert_eq!(p.outcome(), None);
     play(&mut p, &["a1a2"]);
     assert_eq!(p.halfmove_clock(), 100);
-    assert_eq!(
-        p.outcome(),
-        Some((GameResult::Draw, Termination::FiftyMoves))
-    );
+    assert_eq!(p.outcome(), Some((GameResult::Draw, Termination::FiftyMoves)));
     // A pawn move or a capture resets the count.
     let mut q = pos("chess", "4k3/8/8/8/8/8/P7/R3K3 w - - 99 70");
     play(&mut q, &["a2a3"]);
@@ -851,11 +617,7 @@ fn insufficient_material() {
     }
     // Spartan: one king each, or a Persian bishop or knight against one Spartan king, draws;
     // two Spartan kings against a lone Persian king do not.
-    for fen in [
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
-        "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1",
-        "4k3/8/8/8/8/8/8/1N2K3 b - - 0 1",
-    ] {
+    for fen in ["4k3/8/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", "4k3/8/8/8/8/8/8/1N2K3 b - - 0 1"] {
         assert_eq!(pos("spartan", fen).outcome(), draw, "spartan {fen}");
     }
     for fen in [
@@ -867,13 +629,7 @@ fn insufficient_material() {
         assert_eq!(pos("spartan", fen).outcome(), None, "spartan {fen}");
     }
     // Sultan lists the same patterns.
-    assert_eq!(
-        pos("sultan", "5k5/11/11/11/11/11/11/11/11/11/2B2K5 w - - 0 1").outcome(),
-        draw
-    );
+    assert_eq!(pos("sultan", "5k5/11/11/11/11/11/11/11/11/11/2B2K5 w - - 0 1").outcome(), draw);
     // Shatranj-family variants have none (shatranj decides bare kings instead).
-    assert_eq!(
-        pos("rumi-shatranj", "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1").outcome(),
-        None
-    );
+    assert_eq!(pos("rumi-shatranj", "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1").outcome(), None);
 }

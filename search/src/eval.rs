@@ -98,17 +98,14 @@ impl Weights {
 
     /// Reads a weights file; groups or letters it leaves out keep the variant's defaults.
     pub fn load(v: &Variant, path: &Path) -> Result<Weights, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read weights file '{}': {e}", path.display()))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read weights file '{}': {e}", path.display()))?;
         Weights::from_toml(v, &path.display().to_string(), &text)
     }
 
     pub fn from_toml(v: &Variant, label: &str, text: &str) -> Result<Weights, String> {
         let file: WeightsFile = toml::from_str(text).map_err(|e| {
-            let line = e
-                .span()
-                .map(|s| format!(":{}", text[..s.start].lines().count().max(1)))
-                .unwrap_or_default();
+            let line = e.span().map(|s| format!(":{}", text[..s.start].lines().count().max(1))).unwrap_or_default();
             format!("{label}{line}: {}", e.message())
         })?;
         let mut w = Weights::defaults(v);
@@ -121,10 +118,7 @@ impl Weights {
                     .filter(|_| letter.chars().count() == 1)
                     .and_then(|c| v.piece_index(c))
                     .ok_or_else(|| {
-                        format!(
-                            "{label}: [{}]: '{letter}' is not a piece letter of {}",
-                            GROUPS[g], v.name
-                        )
+                        format!("{label}: [{}]: '{letter}' is not a piece letter of {}", GROUPS[g], v.name)
                     })?;
                 w.set(g, t, value);
             }
@@ -150,9 +144,7 @@ pub fn features(pos: &Position) -> Vec<i32> {
     let v = pos.variant();
     let types = v.pieces.len();
     let mut f = vec![0; GROUPS.len() * types];
-    visit(pos, |group, ty, sign, amount| {
-        f[group * types + ty] += sign * amount
-    });
+    visit(pos, |group, ty, sign, amount| f[group * types + ty] += sign * amount);
     f
 }
 
@@ -177,19 +169,10 @@ fn visit(pos: &Position, mut add: impl FnMut(usize, usize, i32, i32)) {
                 let (f, r) = (geo.file(sq), geo.rank(sq));
                 let centre = f.min(geo.files - 1 - f) + r.min(geo.ranks - 1 - r);
                 add(CENTRE, ty, sign, centre as i32);
-                let advance = if colour == WHITE {
-                    r
-                } else {
-                    geo.ranks - 1 - r
-                };
+                let advance = if colour == WHITE { r } else { geo.ranks - 1 - r };
                 add(ADVANCE, ty, sign, advance as i32);
                 let (q, c) = ms.targets(&v.rays, sq, occ);
-                add(
-                    MOBILITY,
-                    ty,
-                    sign,
-                    ((q & !occ) | (c & enemy & !own)).count() as i32,
-                );
+                add(MOBILITY, ty, sign, ((q & !occ) | (c & enemy & !own)).count() as i32);
             }
         }
     }
@@ -198,9 +181,7 @@ fn visit(pos: &Position, mut add: impl FnMut(usize, usize, i32, i32)) {
 /// The evaluation in centipawns from the side to move's view.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let mut score = 0;
-    visit(pos, |group, ty, sign, amount| {
-        score += sign * amount * w.get(group, ty)
-    });
+    visit(pos, |group, ty, sign, amount| score += sign * amount * w.get(group, ty));
     if pos.side_to_move() == WHITE {
         score
     } else {
@@ -223,8 +204,7 @@ mod tests {
             for i in 0..12 {
                 let f = features(&pos);
                 let dot: i32 = f.iter().zip(&w.values).map(|(a, b)| a * b).sum();
-                let white_view =
-                    if pos.side_to_move() == WHITE { 1 } else { -1 } * evaluate(&pos, &w);
+                let white_view = if pos.side_to_move() == WHITE { 1 } else { -1 } * evaluate(&pos, &w);
                 assert_eq!(dot, white_view, "{name}");
                 pos.legal_moves(&mut moves);
                 pos.make(moves[(i * 7) % moves.len()]);
@@ -234,29 +214,15 @@ mod tests {
 
     #[test]
     fn start_positions_of_symmetric_variants_are_level() {
-        for name in [
-            "chess",
-            "shatranj",
-            "sultan",
-            "great-shatranj",
-            "rumi-shatranj",
-        ] {
+        for name in ["chess", "shatranj", "sultan", "great-shatranj", "rumi-shatranj"] {
             let v = Variant::builtin(name);
-            assert_eq!(
-                evaluate(&Position::startpos(&v), &Weights::defaults(&v)),
-                0,
-                "{name}"
-            );
+            assert_eq!(evaluate(&Position::startpos(&v), &Weights::defaults(&v)), 0, "{name}");
         }
     }
 
     #[test]
     fn estimated_values_follow_mobility() {
-        let v = Variant::from_toml(
-            "t",
-            "extends = \"chess\"\n[[pieces]]\nletter = \"a\"\nbetza = \"BN\"\n",
-        )
-        .unwrap();
+        let v = Variant::from_toml("t", "extends = \"chess\"\n[[pieces]]\nletter = \"a\"\nbetza = \"BN\"\n").unwrap();
         let w = Weights::defaults(&v);
         let a = v.piece_index('a').unwrap();
         // 8.75 bishop moves + 5.25 knight moves on average: 40 × 14 = 560.

@@ -25,16 +25,10 @@ pub struct Limits {
 
 impl Limits {
     pub fn depth(d: u32) -> Limits {
-        Limits {
-            depth: Some(d),
-            ..Default::default()
-        }
+        Limits { depth: Some(d), ..Default::default() }
     }
     pub fn nodes(n: u64) -> Limits {
-        Limits {
-            nodes: Some(n),
-            ..Default::default()
-        }
+        Limits { nodes: Some(n), ..Default::default() }
     }
 }
 
@@ -81,9 +75,7 @@ pub struct Search {
 
 impl Search {
     pub fn new(weights: Weights, tt_megabytes: usize) -> Search {
-        let values = (0..weights.types)
-            .map(|t| weights.get(MATERIAL, t).max(1))
-            .collect();
+        let values = (0..weights.types).map(|t| weights.get(MATERIAL, t).max(1)).collect();
         Search {
             tt: TranspositionTable::new(tt_megabytes),
             killers: vec![[Move::NONE; 2]; MAX_PLY + 1],
@@ -130,29 +122,17 @@ impl Search {
         self.history.iter_mut().for_each(|h| *h /= 8);
         let mut root_moves = Vec::new();
         pos.legal_moves(&mut root_moves);
-        let mut result = SearchResult {
-            best: root_moves.first().copied(),
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            pv: Vec::new(),
-        };
+        let mut result =
+            SearchResult { best: root_moves.first().copied(), score: 0, depth: 0, nodes: 0, pv: Vec::new() };
         if root_moves.is_empty() {
             return result;
         }
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 1)
-            .min(MAX_PLY as u32 - 1);
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
         let mut score = 0;
         for depth in 1..=max_depth {
             self.root_best = None;
             let mut delta = 30;
-            let (mut alpha, mut beta) = if depth >= 4 {
-                (score - delta, score + delta)
-            } else {
-                (-INF, INF)
-            };
+            let (mut alpha, mut beta) = if depth >= 4 { (score - delta, score + delta) } else { (-INF, INF) };
             loop {
                 let s = self.pvs(pos, depth as i32, alpha, beta, 0, true);
                 if self.aborted {
@@ -182,13 +162,7 @@ impl Search {
             result.depth = depth;
             result.pv = self.pv[0].clone();
             if let Some(f) = self.info.as_mut() {
-                f(&Info {
-                    depth,
-                    score,
-                    nodes: self.nodes,
-                    elapsed: self.start.elapsed(),
-                    pv: result.pv.clone(),
-                });
+                f(&Info { depth, score, nodes: self.nodes, elapsed: self.start.elapsed(), pv: result.pv.clone() });
             }
             if let Some(t) = limits.movetime {
                 if self.start.elapsed() * 2 > t {
@@ -210,11 +184,7 @@ impl Search {
         }
         let out_of_nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
         let out_of_time = self.nodes & 1023 == 0
-            && (self.stop.load(Ordering::Relaxed)
-                || self
-                    .limits
-                    .movetime
-                    .is_some_and(|t| self.start.elapsed() >= t));
+            && (self.stop.load(Ordering::Relaxed) || self.limits.movetime.is_some_and(|t| self.start.elapsed() >= t));
         self.aborted = out_of_nodes || out_of_time;
         self.aborted
     }
@@ -265,13 +235,16 @@ impl Search {
     }
 
     fn value_of(&self, pos: &Position, sq: usize) -> i32 {
-        pos.piece_at(sq).map_or(100, |(_, t)| {
-            if pos.variant().royal_mask >> t & 1 != 0 {
-                5_000
-            } else {
-                self.values[t]
-            }
-        })
+        pos.piece_at(sq).map_or(
+            100,
+            |(_, t)| {
+                if pos.variant().royal_mask >> t & 1 != 0 {
+                    5_000
+                } else {
+                    self.values[t]
+                }
+            },
+        )
     }
 
     /// Ordering score: hash move, then captures by MVV-LVA and promotions, killers, history.
@@ -282,11 +255,7 @@ impl Search {
             let s = if m == hash {
                 1 << 30
             } else if pos.is_capture(m) || m.promoted().is_some() {
-                let victim = if pos.is_capture(m) {
-                    self.value_of(pos, m.to())
-                } else {
-                    0
-                };
+                let victim = if pos.is_capture(m) { self.value_of(pos, m.to()) } else { 0 };
                 let promo = m.promoted().map_or(0, |t| self.values[t]);
                 (1 << 24) + 16 * (victim + promo) - self.value_of(pos, m.from()) / 16
             } else if m == self.killers[ply][0] {
@@ -366,13 +335,7 @@ impl Search {
         // Null move: not in check, not with several royals (a pass may be illegal there), not
         // with pawns and royals only (zugzwang).
         let us = pos.side_to_move();
-        if !is_pv
-            && !in_check
-            && depth >= 3
-            && ply > 0
-            && pos.last_move().is_some()
-            && beta.abs() < MATE_BOUND
-        {
+        if !is_pv && !in_check && depth >= 3 && ply > 0 && pos.last_move().is_some() && beta.abs() < MATE_BOUND {
             let royals = pos.royals(us);
             let pieces = pos.colour_bb(us) & !royals & !pawn_types(pos);
             if royals.count() == 1 && pieces.non_empty() && evaluate(pos, &self.weights) >= beta {
@@ -458,13 +421,7 @@ impl Search {
         } else {
             Bound::Upper
         };
-        self.tt.store(
-            key,
-            best_move,
-            Self::tt_score_out(best_score, ply),
-            depth,
-            bound,
-        );
+        self.tt.store(key, best_move, Self::tt_score_out(best_score, ply), depth, bound);
         best_score
     }
 

@@ -38,11 +38,7 @@ impl TranspositionTable {
         let want = (megabytes << 20) / std::mem::size_of::<Entry>();
         // The largest power of two that fits.
         let n = 1usize << (usize::BITS - 1 - want.max(1024).leading_zeros());
-        TranspositionTable {
-            entries: vec![Entry::default(); n],
-            mask: n - 1,
-            age: 0,
-        }
+        TranspositionTable { entries: vec![Entry::default(); n], mask: n - 1, age: 0 }
     }
 
     pub fn clear(&mut self) {
@@ -73,11 +69,7 @@ impl TranspositionTable {
         let age = self.age;
         let e = &mut self.entries[key as usize & self.mask];
         if e.key == key || e.age != age || depth >= e.depth as i32 || bound == Bound::Exact {
-            let mv = if mv == Move::NONE && e.key == key {
-                Move(e.mv)
-            } else {
-                mv
-            };
+            let mv = if mv == Move::NONE && e.key == key { Move(e.mv) } else { mv };
             *e = Entry {
                 key,
                 mv: mv.0,

@@ -71,9 +71,7 @@ impl Engine {
     }
 
     fn setoption(&mut self, args: &str) -> Result<(), String> {
-        let rest = args
-            .strip_prefix("name ")
-            .ok_or("setoption: expected 'name'")?;
+        let rest = args.strip_prefix("name ").ok_or("setoption: expected 'name'")?;
         let (name, value) = match rest.split_once(" value ") {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (rest.trim(), ""),
@@ -88,15 +86,12 @@ impl Engine {
                 }
             }
             "weightsfile" => {
-                self.weights_file =
-                    Some(value.to_string()).filter(|v| !v.is_empty() && v != "<empty>");
+                self.weights_file = Some(value.to_string()).filter(|v| !v.is_empty() && v != "<empty>");
                 self.search = Some(self.new_search()?);
                 Ok(())
             }
             "hash" => {
-                self.hash_mb = value
-                    .parse()
-                    .map_err(|_| format!("Hash: '{value}' is not a number"))?;
+                self.hash_mb = value.parse().map_err(|_| format!("Hash: '{value}' is not a number"))?;
                 self.search = Some(self.new_search()?);
                 Ok(())
             }
@@ -114,9 +109,7 @@ impl Engine {
         } else if let Some(fen) = head.strip_prefix("fen ") {
             Position::from_fen(&self.variant, fen).map_err(|e| e.to_string())?
         } else {
-            return Err(format!(
-                "position: expected 'startpos' or 'fen', got '{head}'"
-            ));
+            return Err(format!("position: expected 'startpos' or 'fen', got '{head}'"));
         };
         for m in moves {
             let mv = pos.parse_uci(m)?;
@@ -130,11 +123,7 @@ impl Engine {
         self.stop();
         let words: Vec<&str> = args.split_whitespace().collect();
         let num = |key: &str| -> Option<u64> {
-            words
-                .iter()
-                .position(|w| *w == key)
-                .and_then(|i| words.get(i + 1))
-                .and_then(|v| v.parse().ok())
+            words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1)).and_then(|v| v.parse().ok())
         };
         let mut limits = Limits {
             depth: num("depth").map(|d| d as u32),
@@ -142,16 +131,10 @@ impl Engine {
             movetime: num("movetime").map(Duration::from_millis),
         };
         let white = self.position.side_to_move() == hoplite_core::WHITE;
-        let (time, inc) = if white {
-            (num("wtime"), num("winc"))
-        } else {
-            (num("btime"), num("binc"))
-        };
+        let (time, inc) = if white { (num("wtime"), num("winc")) } else { (num("btime"), num("binc")) };
         if let Some(t) = time {
             let togo = num("movestogo").unwrap_or(30).max(1);
-            let budget = (t / togo + inc.unwrap_or(0) * 3 / 4)
-                .min(t.saturating_sub(50) / 2)
-                .max(1);
+            let budget = (t / togo + inc.unwrap_or(0) * 3 / 4).min(t.saturating_sub(50) / 2).max(1);
             limits.movetime = Some(Duration::from_millis(budget));
         }
         let mut search = match self.search.take() {
@@ -210,20 +193,10 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
         let (cmd, args) = line.split_once(' ').unwrap_or((line, ""));
         let result = match cmd {
             "uci" => {
-                say(
-                    &out,
-                    &format!("id name hoplite {}", env!("CARGO_PKG_VERSION")),
-                );
+                say(&out, &format!("id name hoplite {}", env!("CARGO_PKG_VERSION")));
                 say(&out, "id author the hoplite developers");
-                let vars: Vec<String> =
-                    builtin_names().iter().map(|n| format!("var {n}")).collect();
-                say(
-                    &out,
-                    &format!(
-                        "option name UCI_Variant type combo default chess {}",
-                        vars.join(" ")
-                    ),
-                );
+                let vars: Vec<String> = builtin_names().iter().map(|n| format!("var {n}")).collect();
+                say(&out, &format!("option name UCI_Variant type combo default chess {}", vars.join(" ")));
                 say(&out, "option name VariantFile type string default <empty>");
                 say(&out, "option name WeightsFile type string default <empty>");
                 say(&out, "option name Hash type spin default 16 min 1 max 4096");

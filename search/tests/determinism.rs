@@ -18,10 +18,7 @@ fn run(variant: &str, fen: Option<&str>, limits: Limits) -> (String, u64, i32) {
 #[test]
 fn same_limits_same_move_and_nodes() {
     for (variant, fen) in [
-        (
-            "chess",
-            Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
-        ),
+        ("chess", Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")),
         ("spartan", None),
         ("sultan", None),
     ] {
@@ -29,19 +26,14 @@ fn same_limits_same_move_and_nodes() {
         let b = run(variant, fen, Limits::nodes(20_000));
         assert_eq!(a, b, "{variant}");
         assert_eq!(a.1, 20_000, "{variant}: the node limit is exact");
-        assert_eq!(
-            run(variant, fen, Limits::depth(4)),
-            run(variant, fen, Limits::depth(4))
-        );
+        assert_eq!(run(variant, fen, Limits::depth(4)), run(variant, fen, Limits::depth(4)));
     }
 }
 
 #[test]
 fn two_threads_at_once_agree_with_one() {
     let alone = run("spartan", None, Limits::nodes(30_000));
-    let handles: Vec<_> = (0..2)
-        .map(|_| std::thread::spawn(|| run("spartan", None, Limits::nodes(30_000))))
-        .collect();
+    let handles: Vec<_> = (0..2).map(|_| std::thread::spawn(|| run("spartan", None, Limits::nodes(30_000)))).collect();
     for h in handles {
         assert_eq!(h.join().unwrap(), alone);
     }
@@ -55,8 +47,5 @@ fn a_cleared_search_repeats_itself() {
     let first = s.search(&mut pos, Limits::nodes(10_000));
     s.clear();
     let second = s.search(&mut pos, Limits::nodes(10_000));
-    assert_eq!(
-        (first.best, first.nodes, first.score),
-        (second.best, second.nodes, second.score)
-    );
+    assert_eq!((first.best, first.nodes, first.score), (second.best, second.nodes, second.score));
 }

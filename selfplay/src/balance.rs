@@ -41,13 +41,10 @@ pub struct Balance {
 
 /// Reads a balance config and builds each configuration's variant.
 pub fn load(path: &Path) -> Result<Balance, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read balance config '{}': {e}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read balance config '{}': {e}", path.display()))?;
     let file: BalanceFile = toml::from_str(&text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| format!(":{}", text[..s.start].lines().count().max(1)))
-            .unwrap_or_default();
+        let line = e.span().map(|s| format!(":{}", text[..s.start].lines().count().max(1))).unwrap_or_default();
         format!("{}{line}: {}", path.display(), e.message())
     })?;
     if file.configs.is_empty() {
@@ -56,33 +53,21 @@ pub fn load(path: &Path) -> Result<Balance, String> {
     let base = if hoplite_core::variant::builtin_names().contains(&file.variant.as_str()) {
         file.variant.clone()
     } else {
-        path.parent()
-            .unwrap_or(Path::new("."))
-            .join(&file.variant)
-            .display()
-            .to_string()
+        path.parent().unwrap_or(Path::new(".")).join(&file.variant).display().to_string()
     };
     let mut configs = Vec::new();
     for c in &file.configs {
         if configs.iter().any(|(n, _)| n == &c.name) {
-            return Err(format!(
-                "{}: config '{}' is named twice",
-                path.display(),
-                c.name
-            ));
+            return Err(format!("{}: config '{}' is named twice", path.display(), c.name));
         }
-        let overlay = toml::to_string(&c.overrides)
-            .map_err(|e| format!("{}: config '{}': {e}", path.display(), c.name))?;
+        let overlay =
+            toml::to_string(&c.overrides).map_err(|e| format!("{}: config '{}': {e}", path.display(), c.name))?;
         let src = format!("extends = {base:?}\n{overlay}");
         let label = format!("{} [configs '{}']", path.display(), c.name);
         let v = Variant::from_toml(&label, &src).map_err(|e| e.to_string())?;
         configs.push((c.name.clone(), v));
     }
-    Ok(Balance {
-        file,
-        text,
-        configs,
-    })
+    Ok(Balance { file, text, configs })
 }
 
 /// Runs every configuration; game `c * games + i` of configuration `c` uses the seed and
@@ -90,29 +75,15 @@ pub fn load(path: &Path) -> Result<Balance, String> {
 /// legal under another's rules, that configuration draws its own from the same seed.
 pub fn run(b: &Balance, engine: &EngineOptions, opts: &RunOptions) -> Result<RunReport, String> {
     let first = b.configs[0].1.clone();
-    let manifest = format!(
-        "command = \"balance\"\nconfig = {:?}\n{}{}",
-        b.text,
-        opts.manifest(),
-        engine.manifest("")
-    );
-    let (mut out, done) = output::open(
-        &opts.out,
-        &manifest,
-        opts.resume,
-        opts.pgn,
-        opts.timing,
-        &first.name,
-    )?;
+    let manifest = format!("command = \"balance\"\nconfig = {:?}\n{}{}", b.text, opts.manifest(), engine.manifest(""));
+    let (mut out, done) = output::open(&opts.out, &manifest, opts.resume, opts.pgn, opts.timing, &first.name)?;
     let openings = Openings::new(&first, opts)?;
     let games = opts.games;
     let mut jobs = Vec::new();
     let mut total = 0;
     for i in 0..games {
-        let ids: Vec<u64> = (0..b.configs.len() as u64)
-            .map(|c| c * games + i)
-            .filter(|&id| opts.in_shard(id))
-            .collect();
+        let ids: Vec<u64> =
+            (0..b.configs.len() as u64).map(|c| c * games + i).filter(|&id| opts.in_shard(id)).collect();
         total += ids.len() as u64;
         let todo: Vec<u64> = ids.into_iter().filter(|id| !done.contains(id)).collect();
         if todo.is_empty() {
@@ -121,16 +92,8 @@ pub fn run(b: &Balance, engine: &EngineOptions, opts: &RunOptions) -> Result<Run
         let seed = game_seed(opts.seed, i);
         let start_fen = openings.start(&first, i);
         let start = Position::from_fen(&first, &start_fen).map_err(|e| e.to_string())?;
-        let line = random_opening(
-            &start,
-            opts.random_plies,
-            &mut ChaCha8Rng::seed_from_u64(seed),
-        );
-        let shared = Arc::new(
-            line.iter()
-                .map(|&m| first.move_to_uci(m))
-                .collect::<Vec<_>>(),
-        );
+        let line = random_opening(&start, opts.random_plies, &mut ChaCha8Rng::seed_from_u64(seed));
+        let shared = Arc::new(line.iter().map(|&m| first.move_to_uci(m)).collect::<Vec<_>>());
         for id in todo {
             let (name, variant) = &b.configs[(id / games) as usize];
             let spec = Arc::new(engine.engine("hoplite", variant)?);
@@ -163,10 +126,5 @@ pub fn run(b: &Balance, engine: &EngineOptions, opts: &RunOptions) -> Result<Run
     })?;
     let configs: Vec<String> = b.configs.iter().map(|(n, _)| n.clone()).collect();
     output::write_summary(&opts.out, &out.rows, &configs)?;
-    Ok(RunReport {
-        rows: out.rows,
-        configs,
-        played,
-        games_per_second: progress.games_per_second(),
-    })
+    Ok(RunReport { rows: out.rows, configs, played, games_per_second: progress.games_per_second() })
 }

@@ -10,8 +10,7 @@ use std::sync::Arc;
 /// Reads a book; every line must be a position of `variant` (`#` comments and blank lines
 /// are skipped). EPD lines (four fields and operations) get counters `0 1`.
 pub fn read_book(variant: &Arc<Variant>, path: &Path) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read book '{}': {e}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read book '{}': {e}", path.display()))?;
     let mut fens = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -20,23 +19,16 @@ pub fn read_book(variant: &Arc<Variant>, path: &Path) -> Result<Vec<String>, Str
         }
         let position_part = line.split(';').next().unwrap_or("");
         let fields: Vec<&str> = position_part.split_whitespace().collect();
-        let counters = fields.len() >= 6
-            && fields[4].parse::<u32>().is_ok()
-            && fields[5].parse::<u32>().is_ok();
+        let counters = fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
         let fen = if counters {
             fields[..6].join(" ")
         } else {
             let n = fields.len().min(4);
             format!("{} 0 1", fields[..n].join(" "))
         };
-        let pos = Position::from_fen(variant, &fen)
-            .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        let pos = Position::from_fen(variant, &fen).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
         if pos.outcome().is_some() {
-            return Err(format!(
-                "{}:{}: the game is already over in this position",
-                path.display(),
-                i + 1
-            ));
+            return Err(format!("{}:{}: the game is already over in this position", path.display(), i + 1));
         }
         fens.push(pos.to_fen());
     }

@@ -13,6 +13,8 @@ pub struct EngineSpec {
     pub name: String,
     pub weights: Weights,
     pub limits: Limits,
+    /// Plays uniformly random legal moves instead of searching (a baseline opponent).
+    pub random: bool,
 }
 
 /// When the adjudicator ends a game.
@@ -28,11 +30,7 @@ pub struct Adjudication {
 
 impl Default for Adjudication {
     fn default() -> Self {
-        Adjudication {
-            max_plies: 400,
-            resign: None,
-            draw: None,
-        }
+        Adjudication { max_plies: 400, resign: None, draw: None }
     }
 }
 
@@ -150,10 +148,8 @@ pub fn play(g: &GameSetup) -> Result<GameRecord, String> {
     let opening_fen = pos.to_fen();
     let opening_moves = line.iter().map(|&m| g.variant.move_to_uci(m)).collect();
     let engines = [g.white, g.black];
-    let mut searches = [
-        Search::new(g.white.weights.clone(), g.tt_megabytes),
-        Search::new(g.black.weights.clone(), g.tt_megabytes),
-    ];
+    let mut searches =
+        [Search::new(g.white.weights.clone(), g.tt_megabytes), Search::new(g.black.weights.clone(), g.tt_megabytes)];
     let mut positions = Vec::new();
     let mut san = Vec::new();
     let mut nodes = 0;
@@ -171,21 +167,20 @@ pub fn play(g: &GameSetup) -> Result<GameRecord, String> {
         if !pos.in_check() {
             positions.push((pos.ply() as u32, pos.to_fen()));
         }
-        let r = searches[side].search(&mut pos, engines[side].limits);
+        let r = if engines[side].random {
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            let m = moves[rng.gen_range(0..moves.len())];
+            hoplite_search::SearchResult { best: Some(m), score: 0, depth: 0, nodes: 0, pv: vec![m] }
+        } else {
+            searches[side].search(&mut pos, engines[side].limits)
+        };
         nodes += r.nodes;
         let m = r.best.expect("a position that has not ended has a move");
         let white_score = if side == WHITE { r.score } else { -r.score };
         if let Some((cp, moves)) = g.adjudication.resign {
-            winning_white = if white_score >= cp {
-                winning_white + 1
-            } else {
-                0
-            };
-            winning_black = if white_score <= -cp {
-                winning_black + 1
-            } else {
-                0
-            };
+            winning_white = if white_score >= cp { winning_white + 1 } else { 0 };
+            winning_black = if white_score <= -cp { winning_black + 1 } else { 0 };
             if winning_white >= 2 * moves {
                 break (GameResult::WhiteWins, Termination::Adjudication);
             }
@@ -194,8 +189,7 @@ pub fn play(g: &GameSetup) -> Result<GameRecord, String> {
             }
         }
         if let Some((cp, moves, after)) = g.adjudication.draw {
-            let quiet =
-                pos.ply() as u32 >= after && white_score.abs() <= cp && r.score.abs() < MATE_BOUND;
+            let quiet = pos.ply() as u32 >= after && white_score.abs() <= cp && r.score.abs() < MATE_BOUND;
             drawish = if quiet { drawish + 1 } else { 0 };
             if drawish >= 2 * moves {
                 break (GameResult::Draw, Termination::Adjudication);

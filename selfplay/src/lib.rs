@@ -26,16 +26,15 @@ pub struct EngineOptions {
     pub depth: Option<u32>,
     pub movetime_ms: Option<u64>,
     pub weights: Option<PathBuf>,
+    /// Uniformly random legal moves (a baseline).
+    pub random: bool,
 }
 
 impl EngineOptions {
     /// The per-move limit; nodes (1,000 by default) keep runs reproducible on any machine.
     pub fn limits(&self) -> Limits {
-        let mut l = Limits {
-            depth: self.depth,
-            nodes: self.nodes,
-            movetime: self.movetime_ms.map(Duration::from_millis),
-        };
+        let mut l =
+            Limits { depth: self.depth, nodes: self.nodes, movetime: self.movetime_ms.map(Duration::from_millis) };
         if l.depth.is_none() && l.nodes.is_none() && l.movetime.is_none() {
             l.nodes = Some(1000);
         }
@@ -50,11 +49,7 @@ impl EngineOptions {
     }
 
     pub fn engine(&self, name: &str, v: &Variant) -> Result<EngineSpec, String> {
-        Ok(EngineSpec {
-            name: name.to_string(),
-            weights: self.weights(v)?,
-            limits: self.limits(),
-        })
+        Ok(EngineSpec { name: name.to_string(), weights: self.weights(v)?, limits: self.limits(), random: self.random })
     }
 
     /// The manifest lines for this engine.
@@ -73,6 +68,9 @@ impl EngineOptions {
         }
         if let Some(w) = &self.weights {
             line("weights", format!("{:?}", w.display().to_string()));
+        }
+        if self.random {
+            line("random", "true".into());
         }
         s
     }
@@ -99,10 +97,7 @@ pub struct RunOptions {
 impl RunOptions {
     fn manifest(&self) -> String {
         let mut s = String::new();
-        s += &format!(
-            "games = {}\nseed = {}\nrandom_plies = {}\n",
-            self.games, self.seed, self.random_plies
-        );
+        s += &format!("games = {}\nseed = {}\nrandom_plies = {}\n", self.games, self.seed, self.random_plies);
         if let Some(b) = &self.book {
             s += &format!("book = {:?}\n", b.display().to_string());
         }
@@ -114,10 +109,7 @@ impl RunOptions {
         if let Some((cp, n, after)) = a.draw {
             s += &format!("draw = [{cp}, {n}, {after}]\n");
         }
-        s += &format!(
-            "pgn = {}\ntiming = {}\ntt_mb = {}\n",
-            self.pgn, self.timing, self.tt_megabytes
-        );
+        s += &format!("pgn = {}\ntiming = {}\ntt_mb = {}\n", self.pgn, self.timing, self.tt_megabytes);
         if let Some((k, n)) = self.shard {
             s += &format!("shard = \"{k}/{n}\"\n");
         }
@@ -133,10 +125,7 @@ impl RunOptions {
 pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let bad = || format!("--shard '{s}': expected K/N with 0 <= K < N");
     let (k, n) = s.split_once('/').ok_or_else(bad)?;
-    let (k, n): (u64, u64) = (
-        k.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
+    let (k, n): (u64, u64) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
     if n == 0 || k >= n {
         return Err(bad());
     }
@@ -167,17 +156,12 @@ impl Openings {
             }
             None => None,
         };
-        Ok(Openings {
-            book,
-            random_plies: opts.random_plies,
-        })
+        Ok(Openings { book, random_plies: opts.random_plies })
     }
 
     pub(crate) fn start(&self, variant: &Variant, index: u64) -> Arc<str> {
         match &self.book {
-            Some((fens, order)) => fens[order[(index % fens.len() as u64) as usize]]
-                .as_str()
-                .into(),
+            Some((fens, order)) => fens[order[(index % fens.len() as u64) as usize]].as_str().into(),
             None => variant.setup.as_str().into(),
         }
     }
@@ -192,28 +176,13 @@ impl Openings {
 }
 
 /// `hoplite selfplay`: `games` games of one variant, the same engine on both sides.
-pub fn selfplay(
-    variant_arg: &str,
-    engine: &EngineOptions,
-    opts: &RunOptions,
-) -> Result<RunReport, String> {
+pub fn selfplay(variant_arg: &str, engine: &EngineOptions, opts: &RunOptions) -> Result<RunReport, String> {
     let variant = Variant::load(variant_arg).map_err(|e| e.to_string())?;
     let spec = Arc::new(engine.engine("hoplite", &variant)?);
     let openings = Openings::new(&variant, opts)?;
-    let manifest = format!(
-        "command = \"selfplay\"\nvariant = {:?}\n{}{}",
-        variant_arg,
-        opts.manifest(),
-        engine.manifest("")
-    );
-    let (mut out, done) = output::open(
-        &opts.out,
-        &manifest,
-        opts.resume,
-        opts.pgn,
-        opts.timing,
-        &variant.name,
-    )?;
+    let manifest =
+        format!("command = \"selfplay\"\nvariant = {:?}\n{}{}", variant_arg, opts.manifest(), engine.manifest(""));
+    let (mut out, done) = output::open(&opts.out, &manifest, opts.resume, opts.pgn, opts.timing, &variant.name)?;
     let config: Arc<str> = "default".into();
     let jobs: Vec<Job> = (0..opts.games)
         .filter(|&id| opts.in_shard(id) && !done.contains(&id))
@@ -245,12 +214,7 @@ pub fn selfplay(
     })?;
     let configs = vec![config.to_string()];
     output::write_summary(&opts.out, &out.rows, &configs)?;
-    Ok(RunReport {
-        rows: out.rows,
-        configs,
-        played,
-        games_per_second: progress.games_per_second(),
-    })
+    Ok(RunReport { rows: out.rows, configs, played, games_per_second: progress.games_per_second() })
 }
 
 pub(crate) fn add_white(wdl: &mut stats::Wdl, result: &str) {
@@ -265,14 +229,7 @@ pub(crate) fn add_white(wdl: &mut stats::Wdl, result: &str) {
 pub fn summary_table(rows: &[GameRow], configs: &[String]) -> String {
     let mut s = format!(
         "{:<24} {:>6} {:>6} {:>6} {:>6}  {:>22}  {:>22}  {:>6}\n",
-        "config",
-        "games",
-        "white",
-        "draws",
-        "black",
-        "white score (95% CI)",
-        "black score (95% CI)",
-        "plies"
+        "config", "games", "white", "draws", "black", "white score (95% CI)", "black score (95% CI)", "plies"
     );
     for (config, t) in output::tallies(rows, configs) {
         let (lo, hi) = t.wdl.score_interval();

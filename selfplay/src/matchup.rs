@@ -91,20 +91,12 @@ pub fn run(
         "command = \"match\"\nvariant = {variant_arg:?}\nnames = [{:?}, {:?}]\nsprt = {:?}\n{}{}{}",
         names.0,
         names.1,
-        sprt.map(|s| format!("{},{},{},{}", s.elo0, s.elo1, s.alpha, s.beta))
-            .unwrap_or_default(),
+        sprt.map(|s| format!("{},{},{},{}", s.elo0, s.elo1, s.alpha, s.beta)).unwrap_or_default(),
         opts.manifest(),
         a.manifest("a_"),
         b.manifest("b_")
     );
-    let (mut out, done) = output::open(
-        &opts.out,
-        &manifest,
-        opts.resume,
-        opts.pgn,
-        opts.timing,
-        &variant.name,
-    )?;
+    let (mut out, done) = output::open(&opts.out, &manifest, opts.resume, opts.pgn, opts.timing, &variant.name)?;
     let openings = Openings::new(&variant, opts)?;
     let games = opts.games + opts.games % 2;
     let config: Arc<str> = format!("{} vs {}", names.0, names.1).into();
@@ -112,30 +104,16 @@ pub fn run(
     for pair in 0..games / 2 {
         let seed = game_seed(opts.seed, pair);
         let start_fen = openings.start(&variant, pair);
-        let ids: Vec<u64> = [2 * pair, 2 * pair + 1]
-            .into_iter()
-            .filter(|&id| opts.in_shard(id) && !done.contains(&id))
-            .collect();
+        let ids: Vec<u64> =
+            [2 * pair, 2 * pair + 1].into_iter().filter(|&id| opts.in_shard(id) && !done.contains(&id)).collect();
         if ids.is_empty() {
             continue;
         }
         let start = Position::from_fen(&variant, &start_fen).map_err(|e| e.to_string())?;
-        let line = random_opening(
-            &start,
-            opts.random_plies,
-            &mut ChaCha8Rng::seed_from_u64(seed),
-        );
-        let shared = Arc::new(
-            line.iter()
-                .map(|&m| variant.move_to_uci(m))
-                .collect::<Vec<_>>(),
-        );
+        let line = random_opening(&start, opts.random_plies, &mut ChaCha8Rng::seed_from_u64(seed));
+        let shared = Arc::new(line.iter().map(|&m| variant.move_to_uci(m)).collect::<Vec<_>>());
         for id in ids {
-            let (white, black) = if id.is_multiple_of(2) {
-                (&spec_a, &spec_b)
-            } else {
-                (&spec_b, &spec_a)
-            };
+            let (white, black) = if id.is_multiple_of(2) { (&spec_a, &spec_b) } else { (&spec_b, &spec_a) };
             jobs.push(Job {
                 game_id: id,
                 variant: variant.clone(),
@@ -154,11 +132,7 @@ pub fn run(
     }
     let total = (0..games).filter(|&id| opts.in_shard(id)).count() as u64;
     let mut progress = Progress::new("match", total, done.len() as u64);
-    let mut t = Tracker {
-        sprt,
-        trace: String::from("pairs,llr,lower,upper\n"),
-        ..Default::default()
-    };
+    let mut t = Tracker { sprt, trace: String::from("pairs,llr,lower,upper\n"), ..Default::default() };
     for r in &out.rows.clone() {
         t.take(r);
     }
@@ -168,14 +142,7 @@ pub fn run(
             (t.wdl, halt)
         })?;
     }
-    let Tracker {
-        wdl,
-        penta,
-        trace,
-        state,
-        llr,
-        ..
-    } = t;
+    let Tracker { wdl, penta, trace, state, llr, .. } = t;
     let configs = vec![config.to_string()];
     output::write_summary(&opts.out, &out.rows, &configs)?;
     let (elo, err) = wdl.elo();

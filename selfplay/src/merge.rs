@@ -9,17 +9,9 @@ use std::path::{Path, PathBuf};
 
 fn manifest_without_shard(dir: &Path) -> Result<(String, Option<String>), String> {
     let path = dir.join(MANIFEST);
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let shard = text
-        .lines()
-        .find(|l| l.starts_with("shard = "))
-        .map(|l| l.to_string());
-    let rest: String = text
-        .lines()
-        .filter(|l| !l.starts_with("shard = "))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let shard = text.lines().find(|l| l.starts_with("shard = ")).map(|l| l.to_string());
+    let rest: String = text.lines().filter(|l| !l.starts_with("shard = ")).map(|l| format!("{l}\n")).collect();
     Ok((rest, shard))
 }
 
@@ -35,13 +27,7 @@ fn id_lines(path: &Path) -> Result<Vec<(u64, String)>, String> {
             .split(',')
             .next()
             .and_then(|x| x.parse().ok())
-            .ok_or_else(|| {
-                format!(
-                    "{}:{}: no game id in the first field",
-                    path.display(),
-                    i + 1
-                )
-            })?;
+            .ok_or_else(|| format!("{}:{}: no game id in the first field", path.display(), i + 1))?;
         out.push((id, line));
     }
     Ok(out)
@@ -57,10 +43,7 @@ fn pgn_games(path: &Path) -> Result<Vec<(u64, String)>, String> {
         let game = format!("[Event {chunk}");
         let id = game
             .lines()
-            .find_map(|l| {
-                l.strip_prefix("[GameId \"")
-                    .and_then(|r| r.strip_suffix("\"]"))
-            })
+            .find_map(|l| l.strip_prefix("[GameId \"").and_then(|r| r.strip_suffix("\"]")))
             .and_then(|x| x.parse().ok())
             .ok_or_else(|| format!("{}: a game without a [GameId] tag", path.display()))?;
         out.push((id, game));
@@ -73,17 +56,39 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, String> {
         return Err("merge: name at least one run directory".into());
     }
     let (manifest, _) = manifest_without_shard(&dirs[0])?;
-    for d in &dirs[1..] {
-        if manifest_without_shard(d)?.0 != manifest {
+    let mut shards = Vec::new();
+    for d in dirs {
+        let (m, shard) = manifest_without_shard(d)?;
+        if m != manifest {
             return Err(format!(
                 "{} and {} come from runs with different arguments; only shards of one run merge",
                 dirs[0].display(),
                 d.display()
             ));
         }
+        let parsed = shard
+            .as_deref()
+            .and_then(|l| l.strip_prefix("shard = \"")?.strip_suffix('"').map(crate::parse_shard))
+            .transpose()?;
+        shards.push((d, parsed));
     }
-    std::fs::create_dir_all(out)
-        .map_err(|e| format!("{}: cannot create output directory: {e}", out.display()))?;
+    // Every shard of the run, once: a missing one would leave a summary that looks whole.
+    if let Some((_, Some((_, n)))) = shards.first() {
+        let n = *n;
+        for k in 0..n {
+            let holders: Vec<_> = shards.iter().filter(|(_, s)| *s == Some((k, n))).collect();
+            if holders.len() != 1 {
+                return Err(format!(
+                    "shard {k}/{n} is given {} times; merge needs each of the {n} shards once",
+                    holders.len()
+                ));
+            }
+        }
+        if shards.len() as u64 != n {
+            return Err(format!("{} directories for a run of {n} shards", shards.len()));
+        }
+    }
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: cannot create output directory: {e}", out.display()))?;
     let mut rows: Vec<GameRow> = Vec::new();
     let mut positions: Vec<(u64, String)> = Vec::new();
     let mut pgn: BTreeMap<u64, String> = BTreeMap::new();
@@ -102,22 +107,17 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, String> {
     }
     // Stable: the rows of one game keep their order.
     positions.sort_by_key(|(id, _)| *id);
-    std::fs::write(out.join(MANIFEST), &manifest)
-        .map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
+    std::fs::write(out.join(MANIFEST), &manifest).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
     let games_path = out.join(GAMES);
-    let mut w = csv::Writer::from_path(&games_path)
-        .map_err(|e| format!("{}: cannot write: {e}", games_path.display()))?;
+    let mut w =
+        csv::Writer::from_path(&games_path).map_err(|e| format!("{}: cannot write: {e}", games_path.display()))?;
     for r in &rows {
-        w.serialize(r)
-            .map_err(|e| format!("{}: cannot write: {e}", games_path.display()))?;
+        w.serialize(r).map_err(|e| format!("{}: cannot write: {e}", games_path.display()))?;
     }
-    w.flush()
-        .map_err(|e| format!("{}: cannot write: {e}", games_path.display()))?;
+    w.flush().map_err(|e| format!("{}: cannot write: {e}", games_path.display()))?;
     let pos_path = out.join(POSITIONS);
-    let mut pw = BufWriter::new(
-        File::create(&pos_path)
-            .map_err(|e| format!("{}: cannot write: {e}", pos_path.display()))?,
-    );
+    let mut pw =
+        BufWriter::new(File::create(&pos_path).map_err(|e| format!("{}: cannot write: {e}", pos_path.display()))?);
     let write_err = |e: std::io::Error| format!("{}: cannot write: {e}", pos_path.display());
     writeln!(pw, "game_id,ply,fen,result").map_err(write_err)?;
     for (_, l) in &positions {
@@ -126,8 +126,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, String> {
     pw.flush().map_err(write_err)?;
     if dirs.iter().any(|d| d.join(PGN).exists()) {
         let text: String = pgn.into_values().collect();
-        std::fs::write(out.join(PGN), text)
-            .map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
+        std::fs::write(out.join(PGN), text).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
     }
     let configs = configs_in_order(&rows);
     output::write_summary(out, &rows, &configs)?;

@@ -67,12 +67,7 @@ pub fn read_games(path: &Path) -> Result<Vec<GameRow>, String> {
     for (i, r) in rdr.deserialize::<GameRow>().enumerate() {
         let row = r.map_err(|e| format!("{}:{}: {}", path.display(), i + 2, csv_message(&e)))?;
         parse_result(&row.result).ok_or_else(|| {
-            format!(
-                "{}:{}: result '{}' is not 1-0, 0-1 or 1/2-1/2",
-                path.display(),
-                i + 2,
-                row.result
-            )
+            format!("{}:{}: result '{}' is not 1-0, 0-1 or 1/2-1/2", path.display(), i + 2, row.result)
         })?;
         rows.push(row);
     }
@@ -124,14 +119,9 @@ impl Tally {
 pub fn tallies(rows: &[GameRow], order: &[String]) -> Vec<(String, Tally)> {
     let mut by: BTreeMap<String, Tally> = BTreeMap::new();
     for r in rows {
-        by.entry(r.config.clone())
-            .or_default()
-            .add(&r.result, &r.termination, r.plies);
+        by.entry(r.config.clone()).or_default().add(&r.result, &r.termination, r.plies);
     }
-    let mut out: Vec<(String, Tally)> = order
-        .iter()
-        .filter_map(|c| by.remove(c).map(|t| (c.clone(), t)))
-        .collect();
+    let mut out: Vec<(String, Tally)> = order.iter().filter_map(|c| by.remove(c).map(|t| (c.clone(), t))).collect();
     out.extend(by);
     out
 }
@@ -140,23 +130,13 @@ pub fn tallies(rows: &[GameRow], order: &[String]) -> Vec<(String, Tally)> {
 pub fn write_summary(dir: &Path, rows: &[GameRow], order: &[String]) -> Result<(), String> {
     let path = dir.join(SUMMARY);
     let mut w = csv::Writer::from_path(&path).map_err(|e| io_err(&path, "cannot write", e))?;
-    let mut header: Vec<String> = [
-        "config",
-        "games",
-        "white_wins",
-        "draws",
-        "black_wins",
-        "white_score",
-        "ci95_low",
-        "ci95_high",
-        "mean_plies",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let mut header: Vec<String> =
+        ["config", "games", "white_wins", "draws", "black_wins", "white_score", "ci95_low", "ci95_high", "mean_plies"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
     header.extend(Termination::ALL.iter().map(|t| t.as_str().to_string()));
-    w.write_record(&header)
-        .map_err(|e| io_err(&path, "cannot write", e))?;
+    w.write_record(&header).map_err(|e| io_err(&path, "cannot write", e))?;
     for (config, t) in tallies(rows, order) {
         let (lo, hi) = t.wdl.score_interval();
         let mut rec = vec![
@@ -170,15 +150,8 @@ pub fn write_summary(dir: &Path, rows: &[GameRow], order: &[String]) -> Result<(
             format!("{hi:.4}"),
             format!("{:.2}", t.plies as f64 / t.wdl.games().max(1) as f64),
         ];
-        rec.extend(Termination::ALL.iter().map(|x| {
-            t.terminations
-                .get(x.as_str())
-                .copied()
-                .unwrap_or(0)
-                .to_string()
-        }));
-        w.write_record(&rec)
-            .map_err(|e| io_err(&path, "cannot write", e))?;
+        rec.extend(Termination::ALL.iter().map(|x| t.terminations.get(x.as_str()).copied().unwrap_or(0).to_string()));
+        w.write_record(&rec).map_err(|e| io_err(&path, "cannot write", e))?;
     }
     w.flush().map_err(|e| io_err(&path, "cannot write", e))
 }
@@ -191,16 +164,13 @@ fn repair_torn_tail(path: &Path) -> Result<bool, String> {
         Err(e) => return Err(io_err(path, "cannot open", e)),
     };
     let mut bytes = Vec::new();
-    f.read_to_end(&mut bytes)
-        .map_err(|e| io_err(path, "cannot read", e))?;
+    f.read_to_end(&mut bytes).map_err(|e| io_err(path, "cannot read", e))?;
     if bytes.is_empty() || bytes.ends_with(b"\n") {
         return Ok(false);
     }
     let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    f.set_len(keep as u64)
-        .map_err(|e| io_err(path, "cannot repair", e))?;
-    f.seek(SeekFrom::End(0))
-        .map_err(|e| io_err(path, "cannot repair", e))?;
+    f.set_len(keep as u64).map_err(|e| io_err(path, "cannot repair", e))?;
+    f.seek(SeekFrom::End(0)).map_err(|e| io_err(path, "cannot repair", e))?;
     Ok(true)
 }
 
@@ -211,8 +181,7 @@ fn filter_lines(path: &Path, mut keep: impl FnMut(usize, &str) -> bool) -> Resul
     };
     let tmp = path.with_extension("tmp");
     {
-        let mut out =
-            BufWriter::new(File::create(&tmp).map_err(|e| io_err(&tmp, "cannot write", e))?);
+        let mut out = BufWriter::new(File::create(&tmp).map_err(|e| io_err(&tmp, "cannot write", e))?);
         for (i, line) in BufReader::new(file).lines().enumerate() {
             let line = line.map_err(|e| io_err(path, "cannot read", e))?;
             if keep(i, &line) {
@@ -256,9 +225,7 @@ pub fn open(
     let positions_path = dir.join(POSITIONS);
     let pgn_path = dir.join(PGN);
     let manifest_path = dir.join(MANIFEST);
-    let existing = fs::metadata(&games_path)
-        .map(|m| m.len() > 0)
-        .unwrap_or(false);
+    let existing = fs::metadata(&games_path).map(|m| m.len() > 0).unwrap_or(false);
     let mut rows = Vec::new();
     if existing {
         if !resume {
@@ -267,18 +234,13 @@ pub fn open(
                 dir.display()
             ));
         }
-        let old = fs::read_to_string(&manifest_path)
-            .map_err(|e| io_err(&manifest_path, "cannot read", e))?;
+        let old = fs::read_to_string(&manifest_path).map_err(|e| io_err(&manifest_path, "cannot read", e))?;
         if old != manifest {
             let diff: Vec<String> = manifest
                 .lines()
                 .filter(|l| !old.lines().any(|o| o == *l))
                 .map(|l| format!("  now {l}"))
-                .chain(
-                    old.lines()
-                        .filter(|o| !manifest.lines().any(|l| l == *o))
-                        .map(|l| format!("  was {l}")),
-                )
+                .chain(old.lines().filter(|o| !manifest.lines().any(|l| l == *o)).map(|l| format!("  was {l}")))
                 .collect();
             return Err(format!(
                 "{}: the run was started with other arguments; resume with the same ones:\n{}",
@@ -289,26 +251,16 @@ pub fn open(
         repair_torn_tail(&games_path)?;
         rows = read_games(&games_path)?;
     } else {
-        fs::write(&manifest_path, manifest)
-            .map_err(|e| io_err(&manifest_path, "cannot write", e))?;
+        fs::write(&manifest_path, manifest).map_err(|e| io_err(&manifest_path, "cannot write", e))?;
     }
     let done: BTreeSet<u64> = rows.iter().map(|r| r.game_id).collect();
-    let open_append = |p: &Path| {
-        OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(p)
-            .map_err(|e| io_err(p, "cannot write", e))
-    };
+    let open_append =
+        |p: &Path| OpenOptions::new().create(true).append(true).open(p).map_err(|e| io_err(p, "cannot write", e));
     if existing {
         // Keep only what belongs to finished games.
         repair_torn_tail(&positions_path)?;
         filter_lines(&positions_path, |i, l| {
-            i == 0
-                || l.split(',')
-                    .next()
-                    .and_then(|id| id.parse().ok())
-                    .is_some_and(|id: u64| done.contains(&id))
+            i == 0 || l.split(',').next().and_then(|id| id.parse().ok()).is_some_and(|id: u64| done.contains(&id))
         })?;
         if pgn {
             let mut seen = 0usize;
@@ -323,9 +275,7 @@ pub fn open(
         }
     }
     let games_file = open_append(&games_path)?;
-    let mut games = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(games_file);
+    let mut games = csv::WriterBuilder::new().has_headers(false).from_writer(games_file);
     if !existing {
         games
             .write_record([
@@ -345,13 +295,9 @@ pub fn open(
             ])
             .map_err(|e| io_err(&games_path, "cannot write", e))?;
     }
-    let positions_new = !existing
-        || fs::metadata(&positions_path)
-            .map(|m| m.len() == 0)
-            .unwrap_or(true);
-    let mut positions = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(BufWriter::new(open_append(&positions_path)?));
+    let positions_new = !existing || fs::metadata(&positions_path).map(|m| m.len() == 0).unwrap_or(true);
+    let mut positions =
+        csv::WriterBuilder::new().has_headers(false).from_writer(BufWriter::new(open_append(&positions_path)?));
     if positions_new {
         positions
             .write_record(["game_id", "ply", "fen", "result"])
@@ -359,9 +305,7 @@ pub fn open(
     }
     if !existing {
         // The header goes out now, so that an empty run is still a valid CSV.
-        games
-            .flush()
-            .map_err(|e| io_err(&games_path, "cannot write", e))?;
+        games.flush().map_err(|e| io_err(&games_path, "cannot write", e))?;
     }
     let pgn = if pgn {
         if !existing {
@@ -392,11 +336,7 @@ impl RunOutput {
     }
 
     /// Takes a finished game; writes it and any that were waiting for it.
-    pub fn submit(
-        &mut self,
-        rec: GameRecord,
-        variant: &Arc<Variant>,
-    ) -> Result<Vec<GameRow>, String> {
+    pub fn submit(&mut self, rec: GameRecord, variant: &Arc<Variant>) -> Result<Vec<GameRow>, String> {
         self.pending.insert(rec.game_id, rec);
         let mut written = Vec::new();
         while let Some(&next) = self.order.front() {
@@ -410,8 +350,7 @@ impl RunOutput {
     }
 
     fn write(&mut self, rec: &GameRecord, variant: &Arc<Variant>) -> Result<GameRow, String> {
-        let err =
-            |what: &str, e: &dyn std::fmt::Display| format!("{}: {what}: {e}", self.dir.display());
+        let err = |what: &str, e: &dyn std::fmt::Display| format!("{}: {what}: {e}", self.dir.display());
         let result = white_score_text(rec.result);
         for (ply, fen) in &rec.positions {
             self.positions
@@ -423,12 +362,9 @@ impl RunOutput {
                 })
                 .map_err(|e| err("cannot write positions.csv", &e))?;
         }
-        self.positions
-            .flush()
-            .map_err(|e| err("cannot write positions.csv", &e))?;
+        self.positions.flush().map_err(|e| err("cannot write positions.csv", &e))?;
         if let Some(pgn) = self.pgn.as_mut() {
-            pgn.write_all(pgn_text(rec, variant).as_bytes())
-                .map_err(|e| err("cannot write games.pgn", &e))?;
+            pgn.write_all(pgn_text(rec, variant).as_bytes()).map_err(|e| err("cannot write games.pgn", &e))?;
             pgn.flush().map_err(|e| err("cannot write games.pgn", &e))?;
         }
         let row = GameRow {
@@ -446,12 +382,8 @@ impl RunOutput {
             nodes: rec.nodes,
             duration_ms: self.timing.then_some(rec.duration_ms),
         };
-        self.games
-            .serialize(&row)
-            .map_err(|e| err("cannot write games.csv", &e))?;
-        self.games
-            .flush()
-            .map_err(|e| err("cannot write games.csv", &e))?;
+        self.games.serialize(&row).map_err(|e| err("cannot write games.csv", &e))?;
+        self.games.flush().map_err(|e| err("cannot write games.csv", &e))?;
         self.rows.push(row.clone());
         Ok(row)
     }
@@ -461,10 +393,7 @@ impl RunOutput {
 pub fn pgn_text(rec: &GameRecord, variant: &Arc<Variant>) -> String {
     let mut s = String::new();
     let tag = |s: &mut String, k: &str, v: &str| {
-        s.push_str(&format!(
-            "[{k} \"{}\"]\n",
-            v.replace('\\', "\\\\").replace('"', "\\\"")
-        ))
+        s.push_str(&format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")))
     };
     tag(&mut s, "Event", &format!("hoplite {}", rec.config));
     tag(&mut s, "Site", "hoplite");

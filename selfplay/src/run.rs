@@ -63,11 +63,9 @@ impl Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let b = ProgressBar::new(total);
             b.set_style(
-                ProgressStyle::with_template(
-                    "{prefix} [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta} {msg}",
-                )
-                .expect("a valid template")
-                .progress_chars("=> "),
+                ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta} {msg}")
+                    .expect("a valid template")
+                    .progress_chars("=> "),
             );
             b.set_prefix(label.to_string());
             b.set_position(already);
@@ -102,10 +100,7 @@ impl Progress {
         } else if self.last_line.elapsed() >= Duration::from_secs(5) || done == self.total {
             self.last_line = Instant::now();
             let rate = self.games_per_second();
-            eprintln!(
-                "{}: {done}/{} games, {rate:.1} games/s, {msg}",
-                self.label, self.total
-            );
+            eprintln!("{}: {done}/{} games, {rate:.1} games/s, {msg}", self.label, self.total);
         }
     }
 
@@ -154,11 +149,7 @@ pub fn run_jobs(
         });
     }
     drop(tx);
-    let index: std::collections::HashMap<u64, usize> = jobs
-        .iter()
-        .enumerate()
-        .map(|(i, j)| (j.game_id, i))
-        .collect();
+    let index: std::collections::HashMap<u64, usize> = jobs.iter().enumerate().map(|(i, j)| (j.game_id, i)).collect();
     let mut done = progress.done;
     let mut first_error = None;
     for rec in rx {

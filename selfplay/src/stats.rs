@@ -35,9 +35,7 @@ impl Wdl {
             return 0.0;
         }
         let s = self.score();
-        (self.wins as f64 * (1.0 - s).powi(2)
-            + self.draws as f64 * (0.5 - s).powi(2)
-            + self.losses as f64 * s.powi(2))
+        (self.wins as f64 * (1.0 - s).powi(2) + self.draws as f64 * (0.5 - s).powi(2) + self.losses as f64 * s.powi(2))
             / n
     }
 
@@ -95,8 +93,7 @@ pub fn score_of_elo(elo: f64) -> f64 {
 pub fn erf(x: f64) -> f64 {
     let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
     let y = 1.0
-        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t
-            + 0.254_829_592)
+        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t + 0.254_829_592)
             * t
             * (-x * x).exp();
     if x >= 0.0 {
@@ -121,20 +118,8 @@ impl Pentanomial {
     /// Mean and variance of a pair's score per game (pair score / 2).
     fn moments(&self) -> (f64, f64) {
         let n = self.pairs() as f64;
-        let s: f64 = self
-            .0
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| c as f64 * i as f64 / 4.0)
-            .sum::<f64>()
-            / n;
-        let v: f64 = self
-            .0
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| c as f64 * (i as f64 / 4.0 - s).powi(2))
-            .sum::<f64>()
-            / n;
+        let s: f64 = self.0.iter().enumerate().map(|(i, &c)| c as f64 * i as f64 / 4.0).sum::<f64>() / n;
+        let v: f64 = self.0.iter().enumerate().map(|(i, &c)| c as f64 * (i as f64 / 4.0 - s).powi(2)).sum::<f64>() / n;
         (s, v)
     }
 }
@@ -165,28 +150,16 @@ impl Sprt {
             .collect::<Result<_, _>>()
             .map_err(|_| format!("--sprt '{s}': expected four numbers elo0,elo1,alpha,beta"))?;
         match v.as_slice() {
-            &[elo0, elo1, alpha, beta]
-                if elo0 < elo1 && alpha > 0.0 && alpha < 1.0 && beta > 0.0 && beta < 1.0 =>
-            {
-                Ok(Sprt {
-                    elo0,
-                    elo1,
-                    alpha,
-                    beta,
-                })
+            &[elo0, elo1, alpha, beta] if elo0 < elo1 && alpha > 0.0 && alpha < 1.0 && beta > 0.0 && beta < 1.0 => {
+                Ok(Sprt { elo0, elo1, alpha, beta })
             }
-            _ => Err(format!(
-                "--sprt '{s}': need elo0 < elo1 and 0 < alpha, beta < 1"
-            )),
+            _ => Err(format!("--sprt '{s}': need elo0 < elo1 and 0 < alpha, beta < 1")),
         }
     }
 
     /// (lower, upper) bounds of the log-likelihood ratio.
     pub fn bounds(&self) -> (f64, f64) {
-        (
-            (self.beta / (1.0 - self.alpha)).ln(),
-            ((1.0 - self.beta) / self.alpha).ln(),
-        )
+        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
 
     /// Log-likelihood ratio from the mean and variance per unit (game or pair) and the count.
@@ -231,11 +204,7 @@ mod tests {
 
     #[test]
     fn score_interval_and_elo() {
-        let w = Wdl {
-            wins: 60,
-            draws: 20,
-            losses: 20,
-        };
+        let w = Wdl { wins: 60, draws: 20, losses: 20 };
         assert!((w.score() - 0.7).abs() < 1e-12);
         // variance = (60·0.09 + 20·0.04 + 20·0.49) / 100 = 0.16
         assert!((w.variance() - 0.16).abs() < 1e-12);
@@ -250,19 +219,10 @@ mod tests {
     fn los_and_erf() {
         assert!((erf(1.0) - 0.842_700_79).abs() < 2e-7);
         assert!((erf(-0.5) + 0.520_499_88).abs() < 2e-7);
-        let even = Wdl {
-            wins: 5,
-            draws: 3,
-            losses: 5,
-        };
+        let even = Wdl { wins: 5, draws: 3, losses: 5 };
         assert!((even.los() - 0.5).abs() < 1e-6);
         // 60 wins, 40 losses: Φ(20 / √100) = Φ(2) ≈ 0.97725
-        let los = Wdl {
-            wins: 60,
-            draws: 0,
-            losses: 40,
-        }
-        .los();
+        let los = Wdl { wins: 60, draws: 0, losses: 40 }.los();
         assert!((los - 0.97725).abs() < 1e-4, "{los}");
     }
 
@@ -271,17 +231,9 @@ mod tests {
         let t = Sprt::parse("0,10,0.05,0.05").unwrap();
         let (lo, hi) = t.bounds();
         assert!((hi - 2.944).abs() < 1e-3 && (lo + 2.944).abs() < 1e-3);
-        let strong = Wdl {
-            wins: 700,
-            draws: 200,
-            losses: 400,
-        };
+        let strong = Wdl { wins: 700, draws: 200, losses: 400 };
         assert_eq!(t.state(t.llr(&strong)), SprtState::AcceptH1);
-        let weak = Wdl {
-            wins: 400,
-            draws: 200,
-            losses: 700,
-        };
+        let weak = Wdl { wins: 400, draws: 200, losses: 700 };
         assert_eq!(t.state(t.llr(&weak)), SprtState::AcceptH0);
         assert!(Sprt::parse("5,0,0.05,0.05").is_err());
         assert!(Sprt::parse("a,b").is_err());

@@ -18,10 +18,7 @@ pub fn variants() -> CmdResult {
     for name in builtin_names() {
         let v = Variant::builtin(name);
         let g = v.geometry;
-        println!(
-            "{:<18} {:>2}x{:<2}  {}",
-            name, g.files, g.ranks, v.description
-        );
+        println!("{:<18} {:>2}x{:<2}  {}", name, g.files, g.ranks, v.description);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -30,10 +27,7 @@ pub fn bench(depth: u32) -> CmdResult {
     let (lines, elapsed) = hoplite_search::bench::run(depth);
     let total: u64 = lines.iter().map(|l| l.nodes).sum();
     for l in &lines {
-        println!(
-            "{:<18} {:>10} nodes  bestmove {:<7} {}",
-            l.variant, l.nodes, l.best, l.fen
-        );
+        println!("{:<18} {:>10} nodes  bestmove {:<7} {}", l.variant, l.nodes, l.best, l.fen);
     }
     let secs = elapsed.as_secs_f64();
     eprintln!("time {:.3} s", secs);

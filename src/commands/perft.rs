@@ -35,13 +35,11 @@ pub struct PerftArgs {
 pub fn run(a: PerftArgs) -> CmdResult {
     let variant = load_variant(&a.variant)?;
     if let Some(path) = &a.suite {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read suite '{path}': {e}"))?;
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read suite '{path}': {e}"))?;
         let lines = parse_suite(path, &text)?;
         let (mut failed, mut total, start) = (0, 0u64, Instant::now());
         for l in &lines {
-            let mut pos = Position::from_fen(&variant, &l.fen)
-                .map_err(|e| format!("{path}:{}: {e}", l.line))?;
+            let mut pos = Position::from_fen(&variant, &l.fen).map_err(|e| format!("{path}:{}: {e}", l.line))?;
             for &(depth, expected) in &l.counts {
                 if expected > a.max_nodes || a.depth.is_some_and(|d| depth > d) {
                     continue;
@@ -54,21 +52,13 @@ pub fn run(a: PerftArgs) -> CmdResult {
                     "{} line {} D{depth}: {got} {}",
                     if ok { "ok  " } else { "FAIL" },
                     l.line,
-                    if ok {
-                        String::new()
-                    } else {
-                        format!("(expected {expected})")
-                    }
+                    if ok { String::new() } else { format!("(expected {expected})") }
                 );
             }
         }
         report_speed(total, start);
         println!("{} of the suite's checks failed", failed);
-        return Ok(if failed == 0 {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::FAILURE
-        });
+        return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE });
     }
     let depth = a.depth.ok_or("perft needs --depth N (or --suite FILE)")?;
     let mut pos = match &a.fen {
@@ -96,9 +86,5 @@ pub fn run(a: PerftArgs) -> CmdResult {
 
 fn report_speed(nodes: u64, start: Instant) {
     let secs = start.elapsed().as_secs_f64();
-    eprintln!(
-        "time {:.3} s, {:.2} Mnodes/s",
-        secs,
-        nodes as f64 / secs.max(1e-9) / 1e6
-    );
+    eprintln!("time {:.3} s, {:.2} Mnodes/s", secs, nodes as f64 / secs.max(1e-9) / 1e6);
 }

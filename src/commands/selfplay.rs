@@ -4,9 +4,7 @@ use super::CmdResult;
 use clap::Args;
 use hoplite_selfplay::game::Adjudication;
 use hoplite_selfplay::stats::{Sprt, SprtState};
-use hoplite_selfplay::{
-    balance, matchup, merge, parse_shard, selfplay, summary_table, EngineOptions, RunOptions,
-};
+use hoplite_selfplay::{balance, matchup, merge, parse_shard, selfplay, summary_table, EngineOptions, RunOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,6 +31,7 @@ impl EngineArgs {
             depth: self.depth,
             movetime_ms: self.movetime,
             weights: self.weights.clone(),
+            random: false,
         }
     }
 }
@@ -90,9 +89,7 @@ fn numbers(s: &str, n: usize, flag: &str) -> Result<Vec<i64>, String> {
         .collect::<Result<_, _>>()
         .map_err(|_| format!("{flag} '{s}': expected {n} numbers separated by ':'"))?;
     if v.len() != n || v.iter().any(|&x| x < 0) {
-        return Err(format!(
-            "{flag} '{s}': expected {n} non-negative numbers separated by ':'"
-        ));
+        return Err(format!("{flag} '{s}': expected {n} non-negative numbers separated by ':'"));
     }
     Ok(v)
 }
@@ -110,31 +107,20 @@ impl RunArgs {
             None => None,
         };
         let draw = match &self.draw {
-            Some(s) => {
-                numbers(s, 3, "--draw").map(|v| Some((v[0] as i32, v[1] as u32, v[2] as u32)))?
-            }
+            Some(s) => numbers(s, 3, "--draw").map(|v| Some((v[0] as i32, v[1] as u32, v[2] as u32)))?,
             None => None,
         };
         Ok(RunOptions {
             games: self.games.unwrap_or(default_games),
-            threads: self
-                .threads
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            threads: self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             seed: self.seed.unwrap_or(default_seed),
             random_plies: self.random_plies.unwrap_or(default_plies),
             book: self.book.clone(),
-            out: self
-                .out
-                .clone()
-                .unwrap_or_else(|| PathBuf::from(default_out)),
+            out: self.out.clone().unwrap_or_else(|| PathBuf::from(default_out)),
             pgn: self.pgn,
             resume: self.resume,
             shard: self.shard.as_deref().map(parse_shard).transpose()?,
-            adjudication: Adjudication {
-                max_plies: self.max_plies,
-                resign,
-                draw,
-            },
+            adjudication: Adjudication { max_plies: self.max_plies, resign, draw },
             timing: self.timing,
             tt_megabytes: self.tt_mb.max(1),
         })
@@ -153,21 +139,12 @@ pub struct SelfplayArgs {
 }
 
 fn finish_message(out: &std::path::Path, played: u64, gps: f64) {
-    eprintln!(
-        "{played} games played, {gps:.1} games/s; results in {}",
-        out.display()
-    );
+    eprintln!("{played} games played, {gps:.1} games/s; results in {}", out.display());
 }
 
 pub fn run_selfplay(a: SelfplayArgs) -> CmdResult {
-    let default_out = format!(
-        "runs/selfplay-{}",
-        a.variant
-            .trim_end_matches(".toml")
-            .rsplit('/')
-            .next()
-            .unwrap_or("run")
-    );
+    let default_out =
+        format!("runs/selfplay-{}", a.variant.trim_end_matches(".toml").rsplit('/').next().unwrap_or("run"));
     let opts = a.run.options(100, 1, 8, &default_out)?;
     let r = selfplay(&a.variant, &a.engine.options(), &opts)?;
     print!("{}", summary_table(&r.rows, &r.configs));
@@ -192,29 +169,16 @@ pub struct BalanceArgs {
 pub fn run_balance(a: BalanceArgs) -> CmdResult {
     let b = balance::load(&a.config)?;
     let f = &b.file;
-    let default_out = format!(
-        "runs/balance-{}",
-        a.config
-            .file_stem()
-            .map_or("run".into(), |s| s.to_string_lossy().to_string())
-    );
+    let default_out =
+        format!("runs/balance-{}", a.config.file_stem().map_or("run".into(), |s| s.to_string_lossy().to_string()));
     let mut run = a.run.clone();
     if a.run.max_plies == 400 {
         if let Some(m) = f.max_plies {
             run.max_plies = m;
         }
     }
-    let opts = run.options(
-        f.games.unwrap_or(100),
-        f.seed.unwrap_or(1),
-        f.random_plies.unwrap_or(8),
-        &default_out,
-    )?;
-    let engine = EngineOptions {
-        nodes: a.nodes.or(f.nodes),
-        depth: a.depth.or(f.depth),
-        ..Default::default()
-    };
+    let opts = run.options(f.games.unwrap_or(100), f.seed.unwrap_or(1), f.random_plies.unwrap_or(8), &default_out)?;
+    let engine = EngineOptions { nodes: a.nodes.or(f.nodes), depth: a.depth.or(f.depth), ..Default::default() };
     let r = balance::run(&b, &engine, &opts)?;
     print!("{}", summary_table(&r.rows, &r.configs));
     finish_message(&opts.out, r.played, r.games_per_second);
@@ -244,6 +208,12 @@ pub struct MatchArgs {
     /// Engine B's depth per move.
     #[arg(long)]
     b_depth: Option<u32>,
+    /// Engine A plays uniformly random legal moves (a baseline).
+    #[arg(long)]
+    a_random: bool,
+    /// Engine B plays uniformly random legal moves (a baseline).
+    #[arg(long)]
+    b_random: bool,
     /// Names in games.csv.
     #[arg(long, default_value = "A")]
     a_name: String,
@@ -264,12 +234,14 @@ pub fn run_match(a: MatchArgs) -> CmdResult {
         depth: a.a_depth,
         movetime_ms: None,
         weights: a.a_weights.clone(),
+        random: a.a_random,
     };
     let eb = EngineOptions {
         nodes: a.b_nodes,
         depth: a.b_depth,
         movetime_ms: None,
         weights: a.b_weights.clone(),
+        random: a.b_random,
     };
     let r = matchup::run(&a.variant, &ea, &eb, (&a.a_name, &a.b_name), sprt, &opts)?;
     let (elo, err) = r.wdl.elo();
@@ -287,10 +259,7 @@ pub fn run_match(a: MatchArgs) -> CmdResult {
         100.0 * r.wdl.los(),
         100.0 * r.wdl.draw_rate()
     );
-    println!(
-        "pentanomial (pairs scoring 0, ½, 1, 1½, 2 for {}): {:?}",
-        r.a, r.penta.0
-    );
+    println!("pentanomial (pairs scoring 0, ½, 1, 1½, 2 for {}): {:?}", r.a, r.penta.0);
     if let (Some(llr), Some(state)) = (r.llr, r.sprt) {
         let verdict = match state {
             SprtState::AcceptH1 => "H1 accepted",

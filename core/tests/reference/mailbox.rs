@@ -88,14 +88,7 @@ impl<'a> Reference<'a> {
     pub fn new(v: &'a Variant) -> Reference<'a> {
         let files = v.geometry.files as i32;
         let ranks = v.geometry.ranks as i32;
-        let mut r = Reference {
-            v,
-            files,
-            ranks,
-            initial: Vec::new(),
-            start: Vec::new(),
-            castle_homes: [None, None],
-        };
+        let mut r = Reference { v, files, ranks, initial: Vec::new(), start: Vec::new(), castle_homes: [None, None] };
         let setup = v.setup.split_whitespace().next().unwrap_or("");
         let cells = r.parse_placement(setup).expect("setup placement");
         let n = v.pieces.len();
@@ -112,17 +105,13 @@ impl<'a> Reference<'a> {
             for c in [WHITE, BLACK] {
                 let back = if c == WHITE { 0 } else { ranks - 1 };
                 let row: Vec<usize> = (0..files).map(|f| r.sq(f, back)).collect();
-                let king = row.iter().copied().find(|&s| {
-                    matches!(cells[s], Some((pc, t)) if pc == c && v.pieces[t].moves.castling.is_some())
-                });
+                let king = row
+                    .iter()
+                    .copied()
+                    .find(|&s| matches!(cells[s], Some((pc, t)) if pc == c && v.pieces[t].moves.castling.is_some()));
                 if let Some(king) = king {
                     let is_rook = |s: &usize| cells[*s] == Some((c, castling.rook));
-                    let king_side = row
-                        .iter()
-                        .rev()
-                        .copied()
-                        .filter(|&s| s > king)
-                        .find(is_rook);
+                    let king_side = row.iter().rev().copied().filter(|&s| s > king).find(is_rook);
                     let queen_side = row.iter().copied().filter(|&s| s < king).find(is_rook);
                     r.castle_homes[c] = Some((king, [king_side, queen_side]));
                 }
@@ -145,11 +134,7 @@ impl<'a> Reference<'a> {
         (f >= 0 && r >= 0 && f < self.files && r < self.ranks).then(|| self.sq(f, r))
     }
     pub fn name(&self, s: usize) -> String {
-        format!(
-            "{}{}",
-            (b'a' + self.file(s) as u8) as char,
-            self.rank(s) + 1
-        )
+        format!("{}{}", (b'a' + self.file(s) as u8) as char, self.rank(s) + 1)
     }
     fn parse_square(&self, text: &str) -> Option<usize> {
         let mut cs = text.chars();
@@ -184,11 +169,7 @@ impl<'a> Reference<'a> {
                 if file >= self.files {
                     return Err(format!("rank {} too long", rank + 1));
                 }
-                let colour = if ch.is_ascii_uppercase() {
-                    WHITE
-                } else {
-                    BLACK
-                };
+                let colour = if ch.is_ascii_uppercase() { WHITE } else { BLACK };
                 let s = self.sq(file, rank);
                 cells[s] = Some((colour, t));
                 file += 1;
@@ -232,26 +213,15 @@ impl<'a> Reference<'a> {
                     j += 1;
                 }
                 let name: String = cs[i..j].iter().collect();
-                ep.push(
-                    self.parse_square(&name)
-                        .ok_or_else(|| format!("e.p. square '{name}'"))?,
-                );
+                ep.push(self.parse_square(&name).ok_or_else(|| format!("e.p. square '{name}'"))?);
                 i = j;
             }
         }
         let num = |i: usize, default: u32| -> Result<u32, String> {
-            fields
-                .get(i)
-                .map_or(Ok(default), |s| s.parse().map_err(|_| format!("'{s}'")))
+            fields.get(i).map_or(Ok(default), |s| s.parse().map_err(|_| format!("'{s}'")))
         };
         num(4, 0)?; // the halfmove clock plays no part in move generation
-        Ok(Board {
-            cells,
-            side,
-            rights,
-            ep,
-            fullmove: num(5, 1)?.max(1),
-        })
+        Ok(Board { cells, side, rights, ep, fullmove: num(5, 1)?.max(1) })
     }
 
     pub fn uci(&self, m: &RefMove) -> String {
@@ -264,14 +234,7 @@ impl<'a> Reference<'a> {
 
     /// The squares a piece of `colour` on `from` reaches along one oriented step of `rule`, in
     /// order; the last one may be occupied (the first piece met).
-    fn ray(
-        &self,
-        b: &Board,
-        from: usize,
-        colour: usize,
-        rule: &MoveRule,
-        step: (i32, i32),
-    ) -> Vec<usize> {
+    fn ray(&self, b: &Board, from: usize, colour: usize, rule: &MoveRule, step: (i32, i32)) -> Vec<usize> {
         let (dx, dy) = orient(colour, step);
         let mut out = Vec::new();
         let mut prev = from;
@@ -279,9 +242,8 @@ impl<'a> Reference<'a> {
         while let Some(to) = self.at(prev, dx, dy) {
             if rule.lame {
                 if let Some(path) = lame_path((dx, dy)) {
-                    let blocked = path.iter().any(|&(ox, oy)| {
-                        self.at(prev, ox, oy).is_none_or(|s| b.cells[s].is_some())
-                    });
+                    let blocked =
+                        path.iter().any(|&(ox, oy)| self.at(prev, ox, oy).is_none_or(|s| b.cells[s].is_some()));
                     if blocked {
                         break;
                     }
@@ -360,10 +322,7 @@ impl<'a> Reference<'a> {
     }
 
     fn is_bare(&self, b: &Board, colour: usize) -> bool {
-        !b.cells
-            .iter()
-            .flatten()
-            .any(|&(c, t)| c == colour && !self.v.pieces[t].royal)
+        !b.cells.iter().flatten().any(|&(c, t)| c == colour && !self.v.pieces[t].royal)
     }
 
     fn square_colour(&self, s: usize) -> i32 {
@@ -392,19 +351,18 @@ impl<'a> Reference<'a> {
                 }
             }
             if self.v.distinct_colour >> pt & 1 != 0 {
-                let same = b.cells.iter().enumerate().any(|(s, &x)| {
-                    x == Some((c, pt)) && self.square_colour(s) == self.square_colour(m.to)
-                });
+                let same = b
+                    .cells
+                    .iter()
+                    .enumerate()
+                    .any(|(s, &x)| x == Some((c, pt)) && self.square_colour(s) == self.square_colour(m.to));
                 if same {
                     notes.distinct_colour_excluded = true;
                     continue;
                 }
             }
             any = true;
-            out.push(RefMove {
-                promo: Some(pt),
-                ..m
-            });
+            out.push(RefMove { promo: Some(pt), ..m });
         }
         if !any {
             notes.promotion_blocked = true;
@@ -439,13 +397,7 @@ impl<'a> Reference<'a> {
                 }
                 for &step in &rule.steps {
                     for to in self.ray(b, from, c, rule, step) {
-                        let normal = RefMove {
-                            from,
-                            to,
-                            promo: None,
-                            kind: Kind::Normal,
-                            opening: false,
-                        };
+                        let normal = RefMove { from, to, promo: None, kind: Kind::Normal, opening: false };
                         match b.cells[to] {
                             None => {
                                 if rule.quiet {
@@ -453,10 +405,7 @@ impl<'a> Reference<'a> {
                                 }
                                 if let Some(victim) = ep_victim {
                                     if rule.en_passant && b.ep.contains(&to) {
-                                        let m = RefMove {
-                                            kind: Kind::EnPassant { victim },
-                                            ..normal
-                                        };
+                                        let m = RefMove { kind: Kind::EnPassant { victim }, ..normal };
                                         self.push(b, &mut out, notes, m, t);
                                     }
                                 }
@@ -479,8 +428,7 @@ impl<'a> Reference<'a> {
         let mut out = Vec::new();
         let us = b.side;
         let them = 1 - us;
-        let (Some(castling), Some((king, rooks))) = (&self.v.castling, self.castle_homes[us])
-        else {
+        let (Some(castling), Some((king, rooks))) = (&self.v.castling, self.castle_homes[us]) else {
             return out;
         };
         let Some((kc, kt)) = b.cells[king] else {
@@ -533,10 +481,7 @@ impl<'a> Reference<'a> {
                     from: king,
                     to: king_to,
                     promo: None,
-                    kind: Kind::Castle {
-                        rook_from: rook,
-                        rook_to,
-                    },
+                    kind: Kind::Castle { rook_from: rook, rook_to },
                     opening: false,
                 });
             }
@@ -560,13 +505,7 @@ impl<'a> Reference<'a> {
                     continue;
                 }
             }
-            out.push(RefMove {
-                from,
-                to,
-                promo: None,
-                kind: Kind::Normal,
-                opening: true,
-            });
+            out.push(RefMove { from, to, promo: None, kind: Kind::Normal, opening: true });
         }
         out
     }
@@ -596,10 +535,7 @@ impl<'a> Reference<'a> {
         // passed over as a target.
         nb.ep.clear();
         let e_type = self.v.pieces[ty].moves.rules.iter().any(|r| r.en_passant);
-        let (df, dr) = (
-            self.file(m.to) - self.file(m.from),
-            self.rank(m.to) - self.rank(m.from),
-        );
+        let (df, dr) = (self.file(m.to) - self.file(m.from), self.rank(m.to) - self.rank(m.from));
         if e_type && m.kind == Kind::Normal && !captures && df == 0 && dr.abs() >= 2 {
             for k in 1..dr.abs() {
                 nb.ep.push(self.at(m.from, 0, k * dr.signum()).unwrap());
@@ -614,10 +550,7 @@ impl<'a> Reference<'a> {
         if depth <= 1 {
             return if depth == 1 { moves.len() as u64 } else { 1 };
         }
-        moves
-            .iter()
-            .map(|m| self.perft(&self.play(b, m), depth - 1))
-            .sum()
+        moves.iter().map(|m| self.perft(&self.play(b, m), depth - 1)).sum()
     }
 
     /// The legal moves of the side to move.
@@ -641,9 +574,7 @@ impl<'a> Reference<'a> {
             return Vec::new();
         }
         let legal = |ms: Vec<RefMove>| -> Vec<RefMove> {
-            ms.into_iter()
-                .filter(|m| !self.in_check(&self.apply(b, m), us))
-                .collect()
+            ms.into_iter().filter(|m| !self.in_check(&self.apply(b, m), us)).collect()
         };
         let opening = legal(self.opening_moves(b));
         if self.v.opening_mode == OpeningMode::Forced && !opening.is_empty() {

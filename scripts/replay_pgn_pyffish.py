@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Replays every game of a hoplite games.pgn in pyffish (Fairy-Stockfish's Python binding).
+
+Each SAN move must match exactly one legal move as Fairy-Stockfish writes it (check marks
+aside); where games.csv stands beside the PGN, the final placement must equal hoplite's
+final_fen. Usage:
+    pip install pyffish
+    python3 scripts/replay_pgn_pyffish.py runs/selfplay-spartan/games.pgn
+Exit status 0 when every game replays, 1 otherwise.
+"""
+import csv
+import os
+import re
+import sys
+
+import pyffish as sf
+
+
+def games(text):
+    for chunk in text.split("[Event ")[1:]:
+        tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', "[Event " + chunk, re.M))
+        movetext = " ".join(l for l in chunk.splitlines()[1:] if not l.startswith("["))
+        moves = [t for t in movetext.split() if not re.fullmatch(r"\d+\.(\.\.)?|1-0|0-1|1/2-1/2|\*", t)]
+        yield tags, moves
+
+
+def strip(san):
+    return san.rstrip("+#!?")
+
+
+def replay(tags, moves):
+    variant = tags.get("Variant", "chess")
+    fen = tags.get("FEN") or sf.start_fen(variant)
+    played = []
+    for i, san in enumerate(moves):
+        here = sf.get_fen(variant, fen, played)
+        legal = sf.legal_moves(variant, fen, played)
+        found = [m for m in legal if strip(sf.get_san(variant, here, m)) == strip(san)]
+        if len(found) != 1:
+            sans = sorted(sf.get_san(variant, here, m) for m in legal)
+            return f"ply {i + 1}: '{san}' matches {len(found)} legal moves in {here}; legal: {' '.join(sans)}"
+        played.append(found[0])
+    return None, sf.get_fen(variant, fen, played)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    path = sys.argv[1]
+    finals = {}
+    games_csv = os.path.join(os.path.dirname(path), "games.csv")
+    if os.path.exists(games_csv):
+        with open(games_csv, newline="", encoding="utf-8") as f:
+            finals = {row["game_id"]: row["final_fen"] for row in csv.DictReader(f)}
+    failures = 0
+    count = 0
+    for tags, moves in games(open(path, encoding="utf-8").read()):
+        count += 1
+        result = replay(tags, moves)
+        game_id = tags.get("GameId")
+        if isinstance(result, str):
+            failures += 1
+            print(f"game {game_id}: {result}")
+        elif game_id in finals and finals[game_id].split()[0] != result[1].split()[0]:
+            failures += 1
+            print(f"game {game_id}: Fairy-Stockfish ends in {result[1]}, hoplite in {finals[game_id]}")
+    print(f"{count - failures} passed, {failures} failed")
+    sys.exit(1 if failures or count == 0 else 0)
+
+
+if __name__ == "__main__":
+    main()
