@@ -12,7 +12,12 @@ fn bench_selfplay(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(8)).warm_up_time(Duration::from_secs(1));
     for variant in ["chess", "spartan"] {
         let v = Variant::builtin(variant);
-        let engine = EngineSpec { name: "hoplite".into(), weights: Weights::defaults(&v), limits: Limits::nodes(1000) };
+        let engine = EngineSpec {
+            name: "hoplite".into(),
+            weights: Weights::defaults(&v),
+            limits: Limits::nodes(1000),
+            random: false,
+        };
         g.throughput(Throughput::Elements(8));
         g.bench_function(format!("{variant}/8 games"), |b| {
             b.iter(|| {
