@@ -26,6 +26,8 @@ enum Command {
     Balance(commands::selfplay::BalanceArgs),
     /// Combine the shard directories of one run.
     Merge(commands::selfplay::MergeArgs),
+    /// Texel tuning: fit piece values (and other weights) to self-play positions.
+    Tune(commands::tune::TuneArgs),
     /// Fixed search over fixed positions of every built-in variant: node signature and speed.
     Bench {
         /// Search depth.
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Command::Match(a) => commands::selfplay::run_match(a),
         Command::Balance(a) => commands::selfplay::run_balance(a),
         Command::Merge(a) => commands::selfplay::run_merge(a),
+        Command::Tune(a) => commands::tune::run(a),
         Command::Bench { depth } => commands::bench(depth),
         Command::Uci => {
             hoplite_search::uci::run(std::io::stdin().lock(), Box::new(std::io::stdout()));

@@ -14,6 +14,8 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = 32_000;
 pub const MAX_PLY: usize = 100;
+const QUIET_RECAPTURES: usize = 6;
+const QUIET_LIMIT: usize = 16;
 
 /// When to stop. Under a depth or node limit the search is deterministic.
 #[derive(Clone, Copy, Debug, Default)]
@@ -310,7 +312,7 @@ impl Search {
             depth += 1;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, 0);
         }
         let key = pos.key();
         let mut hash_move = Move::NONE;
@@ -388,10 +390,7 @@ impl Search {
                 best_move = m;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, m);
                     if ply == 0 {
                         self.root_best = Some((m, score));
                     }
@@ -425,7 +424,10 @@ impl Search {
         best_score
     }
 
-    fn qsearch(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Quiescence: captures and promotions (evasions in check). `qply` counts its plies: past
+    /// `QUIET_RECAPTURES` only recaptures on the last move's square are tried, past
+    /// `QUIET_LIMIT` none, so that capture trees among equal pieces stay small.
+    fn qsearch(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
         self.pv[ply].clear();
         if self.out_of_budget() {
             return 0;
@@ -434,7 +436,7 @@ impl Search {
         if let Some(s) = Self::early_end(pos, ply) {
             return s;
         }
-        if ply >= MAX_PLY - 1 {
+        if ply >= MAX_PLY - 1 || (qply >= QUIET_LIMIT && !pos.in_check()) {
             return evaluate(pos, &self.weights);
         }
         let in_check = pos.in_check();
@@ -455,13 +457,18 @@ impl Search {
             }
             alpha = alpha.max(best);
             pos.legal_captures(&mut moves);
+            if qply >= QUIET_RECAPTURES {
+                if let Some(last) = pos.last_move() {
+                    moves.retain(|m| m.to() == last.to());
+                }
+            }
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         self.order(pos, &moves, Move::NONE, ply, &mut scores);
         for i in 0..moves.len() {
             let m = Self::pick(&mut moves, &mut scores, i);
             pos.make(m);
-            let s = -self.qsearch(pos, -beta, -alpha, ply + 1);
+            let s = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1);
             pos.unmake();
             if self.aborted {
                 break;
@@ -470,6 +477,7 @@ impl Search {
                 best = s;
                 if s > alpha {
                     alpha = s;
+                    self.update_pv(ply, m);
                     if s >= beta {
                         break;
                     }
@@ -479,6 +487,25 @@ impl Search {
         self.moves[ply] = moves;
         self.scores[ply] = scores;
         best
+    }
+
+    /// `m` followed by the child's line becomes the line at `ply`.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// The quiescence search's principal line from `pos` (captures and promotions, or
+    /// evasions): playing it out gives the quiet position whose static evaluation the
+    /// quiescence score is, as Texel tuning prescribes.
+    pub fn quiescence_line(&mut self, pos: &mut Position) -> (i32, Vec<Move>) {
+        self.limits = Limits::default();
+        self.aborted = false;
+        self.nodes = 0;
+        let score = self.qsearch(pos, -INF, INF, 0, 0);
+        (score, self.pv[0].clone())
     }
 }
 

@@ -1,13 +1,14 @@
 //! `hoplite balance CONFIG.toml`: one base variant and named overrides (a piece's Betza, a
 //! rule option, the setup), every configuration played with the same seeds and openings.
 
-use crate::game::{game_seed, random_opening};
+use crate::game::{game_seed, random_opening, EngineSpec};
 use crate::run::{Job, Progress};
 use crate::{output, EngineOptions, Openings, RunOptions, RunReport};
 use hoplite_core::{Position, Variant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -76,55 +77,55 @@ pub fn load(path: &Path) -> Result<Balance, String> {
 pub fn run(b: &Balance, engine: &EngineOptions, opts: &RunOptions) -> Result<RunReport, String> {
     let first = b.configs[0].1.clone();
     let manifest = format!("command = \"balance\"\nconfig = {:?}\n{}{}", b.text, opts.manifest(), engine.manifest(""));
-    let (mut out, done) = output::open(&opts.out, &manifest, opts.resume, opts.pgn, opts.timing, &first.name)?;
+    let configs: Vec<String> = b.configs.iter().map(|(n, _)| n.clone()).collect();
+    let (mut out, previous) =
+        output::open(&opts.out, &manifest, opts.resume, opts.pgn, opts.timing, &first.name, &configs)?;
+    let done: BTreeSet<u64> = previous.iter().map(|r| r.game_id).collect();
+    let mut wdl = crate::stats::Wdl::default();
+    previous.iter().for_each(|r| crate::add_white(&mut wdl, &r.result));
+    drop(previous);
     let openings = Openings::new(&first, opts)?;
     let games = opts.games;
-    let mut jobs = Vec::new();
-    let mut total = 0;
-    for i in 0..games {
-        let ids: Vec<u64> =
-            (0..b.configs.len() as u64).map(|c| c * games + i).filter(|&id| opts.in_shard(id)).collect();
-        total += ids.len() as u64;
-        let todo: Vec<u64> = ids.into_iter().filter(|id| !done.contains(id)).collect();
-        if todo.is_empty() {
-            continue;
-        }
+    let n = b.configs.len() as u64;
+    let todo = |id: &u64| opts.in_shard(*id) && !done.contains(id);
+    let total = (0..n * games).filter(|&id| opts.in_shard(id)).count() as u64;
+    let played = (0..n * games).filter(todo).count() as u64;
+    let engines: Vec<Arc<EngineSpec>> =
+        b.configs.iter().map(|(_, v)| engine.engine("hoplite", v).map(Arc::new)).collect::<Result<_, _>>()?;
+    // Game ids in order: configuration-major. Each index's opening is drawn once, in the first
+    // configuration, when its first game is taken.
+    let mut shared: Option<(u64, Arc<str>, Arc<Vec<String>>)> = None;
+    let jobs = (0..n * games).filter(todo).map(move |id| {
+        let (c, i) = ((id / games) as usize, id % games);
         let seed = game_seed(opts.seed, i);
-        let start_fen = openings.start(&first, i);
-        let start = Position::from_fen(&first, &start_fen).map_err(|e| e.to_string())?;
-        let line = random_opening(&start, opts.random_plies, &mut ChaCha8Rng::seed_from_u64(seed));
-        let shared = Arc::new(line.iter().map(|&m| first.move_to_uci(m)).collect::<Vec<_>>());
-        for id in todo {
-            let (name, variant) = &b.configs[(id / games) as usize];
-            let spec = Arc::new(engine.engine("hoplite", variant)?);
-            jobs.push(Job {
-                game_id: id,
-                variant: variant.clone(),
-                config: name.as_str().into(),
-                seed,
-                start_fen: start_fen.clone(),
-                opening: openings.opening(),
-                shared_opening: Some(shared.clone()),
-                white: spec.clone(),
-                black: spec,
-                adjudication: opts.adjudication,
-                record_san: opts.pgn,
-                tt_megabytes: opts.tt_megabytes,
-            });
+        if shared.as_ref().is_none_or(|s| s.0 != i) {
+            let start_fen = openings.start(&first, i);
+            let start = Position::from_fen(&first, &start_fen).expect("book and setup positions are checked");
+            let line = random_opening(&start, opts.random_plies, &mut ChaCha8Rng::seed_from_u64(seed));
+            shared = Some((i, start_fen, Arc::new(line.iter().map(|&m| first.move_to_uci(m)).collect())));
         }
-    }
-    jobs.sort_by_key(|j| j.game_id);
-    let played = jobs.len() as u64;
+        let (_, start_fen, line) = shared.clone().expect("set above");
+        let (name, variant) = &b.configs[c];
+        Job {
+            game_id: id,
+            variant: variant.clone(),
+            config: name.as_str().into(),
+            seed,
+            start_fen,
+            opening: openings.opening(),
+            shared_opening: Some(line),
+            white: engines[c].clone(),
+            black: engines[c].clone(),
+            adjudication: opts.adjudication,
+            record_san: opts.pgn,
+            tt_megabytes: opts.tt_megabytes,
+        }
+    });
     let mut progress = Progress::new("balance", total, done.len() as u64);
-    let mut wdl = crate::stats::Wdl::default();
-    for r in &out.rows {
-        crate::add_white(&mut wdl, &r.result);
-    }
     crate::run::run_jobs(jobs, opts.threads, &mut out, &mut progress, |row| {
         crate::add_white(&mut wdl, &row.result);
         (wdl, false)
     })?;
-    let configs: Vec<String> = b.configs.iter().map(|(n, _)| n.clone()).collect();
-    output::write_summary(&opts.out, &out.rows, &configs)?;
-    Ok(RunReport { rows: out.rows, configs, played, games_per_second: progress.games_per_second() })
+    output::write_summary(&opts.out, &out.tallies)?;
+    Ok(RunReport { tallies: out.tallies, played, games_per_second: progress.games_per_second() })
 }

@@ -45,6 +45,7 @@ pub enum Opening {
 
 #[derive(Clone, Debug)]
 pub struct GameRecord {
+    pub variant: Arc<Variant>,
     pub game_id: u64,
     pub config: String,
     pub seed: u64,
@@ -202,6 +203,7 @@ pub fn play(g: &GameSetup) -> Result<GameRecord, String> {
         plies += 1;
     };
     Ok(GameRecord {
+        variant: g.variant.clone(),
         game_id: g.game_id,
         config: g.config.to_string(),
         seed: g.seed,

@@ -13,9 +13,10 @@ pub mod stats;
 use game::{game_seed, Adjudication, EngineSpec, Opening};
 use hoplite_core::Variant;
 use hoplite_search::{Limits, Weights};
-use output::GameRow;
+use output::Tallies;
 use run::{Job, Progress};
-use std::path::{Path, PathBuf};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -134,8 +135,7 @@ pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
 
 /// What a finished run reports.
 pub struct RunReport {
-    pub rows: Vec<GameRow>,
-    pub configs: Vec<String>,
+    pub tallies: Tallies,
     pub played: u64,
     pub games_per_second: f64,
 }
@@ -182,39 +182,38 @@ pub fn selfplay(variant_arg: &str, engine: &EngineOptions, opts: &RunOptions) ->
     let openings = Openings::new(&variant, opts)?;
     let manifest =
         format!("command = \"selfplay\"\nvariant = {:?}\n{}{}", variant_arg, opts.manifest(), engine.manifest(""));
-    let (mut out, done) = output::open(&opts.out, &manifest, opts.resume, opts.pgn, opts.timing, &variant.name)?;
     let config: Arc<str> = "default".into();
-    let jobs: Vec<Job> = (0..opts.games)
-        .filter(|&id| opts.in_shard(id) && !done.contains(&id))
-        .map(|id| Job {
-            game_id: id,
-            variant: variant.clone(),
-            config: config.clone(),
-            seed: game_seed(opts.seed, id),
-            start_fen: openings.start(&variant, id),
-            opening: openings.opening(),
-            shared_opening: None,
-            white: spec.clone(),
-            black: spec.clone(),
-            adjudication: opts.adjudication,
-            record_san: opts.pgn,
-            tt_megabytes: opts.tt_megabytes,
-        })
-        .collect();
-    let total = (0..opts.games).filter(|&id| opts.in_shard(id)).count() as u64;
-    let played = jobs.len() as u64;
-    let mut progress = Progress::new(&variant.name, total, done.len() as u64);
+    let configs = vec![config.to_string()];
+    let (mut out, previous) =
+        output::open(&opts.out, &manifest, opts.resume, opts.pgn, opts.timing, &variant.name, &configs)?;
+    let done: BTreeSet<u64> = previous.iter().map(|r| r.game_id).collect();
     let mut wdl = stats::Wdl::default();
-    for r in &out.rows {
-        add_white(&mut wdl, &r.result);
-    }
+    previous.iter().for_each(|r| add_white(&mut wdl, &r.result));
+    drop(previous);
+    let todo = |id: &u64| opts.in_shard(*id) && !done.contains(id);
+    let played = (0..opts.games).filter(todo).count() as u64;
+    let jobs = (0..opts.games).filter(todo).map(|id| Job {
+        game_id: id,
+        variant: variant.clone(),
+        config: config.clone(),
+        seed: game_seed(opts.seed, id),
+        start_fen: openings.start(&variant, id),
+        opening: openings.opening(),
+        shared_opening: None,
+        white: spec.clone(),
+        black: spec.clone(),
+        adjudication: opts.adjudication,
+        record_san: opts.pgn,
+        tt_megabytes: opts.tt_megabytes,
+    });
+    let total = (0..opts.games).filter(|&id| opts.in_shard(id)).count() as u64;
+    let mut progress = Progress::new(&variant.name, total, done.len() as u64);
     run::run_jobs(jobs, opts.threads, &mut out, &mut progress, |row| {
         add_white(&mut wdl, &row.result);
         (wdl, false)
     })?;
-    let configs = vec![config.to_string()];
-    output::write_summary(&opts.out, &out.rows, &configs)?;
-    Ok(RunReport { rows: out.rows, configs, played, games_per_second: progress.games_per_second() })
+    output::write_summary(&opts.out, &out.tallies)?;
+    Ok(RunReport { tallies: out.tallies, played, games_per_second: progress.games_per_second() })
 }
 
 pub(crate) fn add_white(wdl: &mut stats::Wdl, result: &str) {
@@ -226,12 +225,12 @@ pub(crate) fn add_white(wdl: &mut stats::Wdl, result: &str) {
 }
 
 /// A table of the summary for the terminal: each side's score with its 95% interval.
-pub fn summary_table(rows: &[GameRow], configs: &[String]) -> String {
+pub fn summary_table(tallies: &Tallies) -> String {
     let mut s = format!(
         "{:<24} {:>6} {:>6} {:>6} {:>6}  {:>22}  {:>22}  {:>6}\n",
         "config", "games", "white", "draws", "black", "white score (95% CI)", "black score (95% CI)", "plies"
     );
-    for (config, t) in output::tallies(rows, configs) {
+    for (config, t) in tallies.list() {
         let (lo, hi) = t.wdl.score_interval();
         let sc = t.wdl.score();
         s += &format!(
@@ -251,9 +250,4 @@ pub fn summary_table(rows: &[GameRow], configs: &[String]) -> String {
         );
     }
     s
-}
-
-/// The path of a file in a run directory.
-pub fn run_file(dir: &Path, name: &str) -> PathBuf {
-    dir.join(name)
 }

@@ -9,6 +9,7 @@ use crate::{EngineOptions, Openings, RunOptions};
 use hoplite_core::{Position, Variant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -57,7 +58,6 @@ pub struct MatchReport {
     pub penta: Pentanomial,
     pub llr: Option<f64>,
     pub sprt: Option<SprtState>,
-    pub rows: Vec<GameRow>,
     pub games_per_second: f64,
 }
 
@@ -96,46 +96,49 @@ pub fn run(
         a.manifest("a_"),
         b.manifest("b_")
     );
-    let (mut out, done) = output::open(&opts.out, &manifest, opts.resume, opts.pgn, opts.timing, &variant.name)?;
+    let config: Arc<str> = format!("{} vs {}", names.0, names.1).into();
+    let configs = vec![config.to_string()];
+    let (mut out, previous) =
+        output::open(&opts.out, &manifest, opts.resume, opts.pgn, opts.timing, &variant.name, &configs)?;
+    let done: BTreeSet<u64> = previous.iter().map(|r| r.game_id).collect();
+    let mut t = Tracker { sprt, trace: String::from("pairs,llr,lower,upper\n"), ..Default::default() };
+    previous.iter().for_each(|r| {
+        t.take(r);
+    });
+    drop(previous);
     let openings = Openings::new(&variant, opts)?;
     let games = opts.games + opts.games % 2;
-    let config: Arc<str> = format!("{} vs {}", names.0, names.1).into();
-    let mut jobs = Vec::new();
-    for pair in 0..games / 2 {
+    let todo = |id: &u64| opts.in_shard(*id) && !done.contains(id);
+    // Both games of a pair start from the same opening, drawn when the pair's first game is taken.
+    let mut shared: Option<(u64, Arc<str>, Arc<Vec<String>>)> = None;
+    let jobs = (0..games).filter(todo).map(|id| {
+        let pair = id / 2;
         let seed = game_seed(opts.seed, pair);
-        let start_fen = openings.start(&variant, pair);
-        let ids: Vec<u64> =
-            [2 * pair, 2 * pair + 1].into_iter().filter(|&id| opts.in_shard(id) && !done.contains(&id)).collect();
-        if ids.is_empty() {
-            continue;
+        if shared.as_ref().is_none_or(|s| s.0 != pair) {
+            let start_fen = openings.start(&variant, pair);
+            let start = Position::from_fen(&variant, &start_fen).expect("book and setup positions are checked");
+            let line = random_opening(&start, opts.random_plies, &mut ChaCha8Rng::seed_from_u64(seed));
+            shared = Some((pair, start_fen, Arc::new(line.iter().map(|&m| variant.move_to_uci(m)).collect())));
         }
-        let start = Position::from_fen(&variant, &start_fen).map_err(|e| e.to_string())?;
-        let line = random_opening(&start, opts.random_plies, &mut ChaCha8Rng::seed_from_u64(seed));
-        let shared = Arc::new(line.iter().map(|&m| variant.move_to_uci(m)).collect::<Vec<_>>());
-        for id in ids {
-            let (white, black) = if id.is_multiple_of(2) { (&spec_a, &spec_b) } else { (&spec_b, &spec_a) };
-            jobs.push(Job {
-                game_id: id,
-                variant: variant.clone(),
-                config: config.clone(),
-                seed,
-                start_fen: start_fen.clone(),
-                opening: openings.opening(),
-                shared_opening: Some(shared.clone()),
-                white: white.clone(),
-                black: black.clone(),
-                adjudication: opts.adjudication,
-                record_san: opts.pgn,
-                tt_megabytes: opts.tt_megabytes,
-            });
+        let (_, start_fen, line) = shared.clone().expect("set above");
+        let (white, black) = if id.is_multiple_of(2) { (&spec_a, &spec_b) } else { (&spec_b, &spec_a) };
+        Job {
+            game_id: id,
+            variant: variant.clone(),
+            config: config.clone(),
+            seed,
+            start_fen,
+            opening: openings.opening(),
+            shared_opening: Some(line),
+            white: white.clone(),
+            black: black.clone(),
+            adjudication: opts.adjudication,
+            record_san: opts.pgn,
+            tt_megabytes: opts.tt_megabytes,
         }
-    }
+    });
     let total = (0..games).filter(|&id| opts.in_shard(id)).count() as u64;
     let mut progress = Progress::new("match", total, done.len() as u64);
-    let mut t = Tracker { sprt, trace: String::from("pairs,llr,lower,upper\n"), ..Default::default() };
-    for r in &out.rows.clone() {
-        t.take(r);
-    }
     if t.state == SprtState::Continue {
         crate::run::run_jobs(jobs, opts.threads, &mut out, &mut progress, |row| {
             let halt = t.take(row);
@@ -143,8 +146,7 @@ pub fn run(
         })?;
     }
     let Tracker { wdl, penta, trace, state, llr, .. } = t;
-    let configs = vec![config.to_string()];
-    output::write_summary(&opts.out, &out.rows, &configs)?;
+    output::write_summary(&opts.out, &out.tallies)?;
     let (elo, err) = wdl.elo();
     let mut m = String::from("a,b,games,a_wins,draws,b_wins,a_score,elo,elo_error,los,draw_rate,penta_0,penta_1,penta_2,penta_3,penta_4,llr,sprt\n");
     let _ = writeln!(
@@ -189,7 +191,6 @@ pub fn run(
         penta,
         llr,
         sprt: sprt.map(|_| state),
-        rows: out.rows,
         games_per_second: progress.games_per_second(),
     })
 }

@@ -129,7 +129,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, String> {
         std::fs::write(out.join(PGN), text).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
     }
     let configs = configs_in_order(&rows);
-    output::write_summary(out, &rows, &configs)?;
+    output::write_summary(out, &output::Tallies::from_rows(&rows, &configs))?;
     Ok(rows.len())
 }
 

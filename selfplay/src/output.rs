@@ -115,19 +115,42 @@ impl Tally {
     }
 }
 
-/// Totals per configuration, in the order given (then any others by name).
-pub fn tallies(rows: &[GameRow], order: &[String]) -> Vec<(String, Tally)> {
-    let mut by: BTreeMap<String, Tally> = BTreeMap::new();
-    for r in rows {
-        by.entry(r.config.clone()).or_default().add(&r.result, &r.termination, r.plies);
+/// Totals per configuration: what the summary needs, kept instead of the rows so that
+/// memory does not grow with the number of games.
+#[derive(Clone, Debug, Default)]
+pub struct Tallies {
+    /// Configurations in the order to report them (others follow by name).
+    pub order: Vec<String>,
+    by: BTreeMap<String, Tally>,
+}
+
+impl Tallies {
+    pub fn new(order: &[String]) -> Tallies {
+        Tallies { order: order.to_vec(), by: BTreeMap::new() }
     }
-    let mut out: Vec<(String, Tally)> = order.iter().filter_map(|c| by.remove(c).map(|t| (c.clone(), t))).collect();
-    out.extend(by);
-    out
+    pub fn add(&mut self, row: &GameRow) {
+        self.by.entry(row.config.clone()).or_default().add(&row.result, &row.termination, row.plies);
+    }
+    pub fn from_rows(rows: &[GameRow], order: &[String]) -> Tallies {
+        let mut t = Tallies::new(order);
+        rows.iter().for_each(|r| t.add(r));
+        t
+    }
+    /// (configuration, totals) in report order.
+    pub fn list(&self) -> Vec<(String, Tally)> {
+        let mut by = self.by.clone();
+        let mut out: Vec<(String, Tally)> =
+            self.order.iter().filter_map(|c| by.remove(c).map(|t| (c.clone(), t))).collect();
+        out.extend(by);
+        out
+    }
+    pub fn games(&self) -> u64 {
+        self.by.values().map(|t| t.wdl.games()).sum()
+    }
 }
 
 /// Writes summary.csv: one row per configuration, White's score with its 95% interval.
-pub fn write_summary(dir: &Path, rows: &[GameRow], order: &[String]) -> Result<(), String> {
+pub fn write_summary(dir: &Path, tallies: &Tallies) -> Result<(), String> {
     let path = dir.join(SUMMARY);
     let mut w = csv::Writer::from_path(&path).map_err(|e| io_err(&path, "cannot write", e))?;
     let mut header: Vec<String> =
@@ -137,7 +160,7 @@ pub fn write_summary(dir: &Path, rows: &[GameRow], order: &[String]) -> Result<(
             .collect();
     header.extend(Termination::ALL.iter().map(|t| t.as_str().to_string()));
     w.write_record(&header).map_err(|e| io_err(&path, "cannot write", e))?;
-    for (config, t) in tallies(rows, order) {
+    for (config, t) in tallies.list() {
         let (lo, hi) = t.wdl.score_interval();
         let mut rec = vec![
             config,
@@ -201,17 +224,13 @@ pub struct RunOutput {
     pgn: Option<BufWriter<File>>,
     timing: bool,
     variant_name: String,
-    /// Everything written so far (for the summary).
-    pub rows: Vec<GameRow>,
-    /// Finished games waiting for an earlier id.
-    pending: BTreeMap<u64, GameRecord>,
-    /// The ids still to write, in order.
-    order: std::collections::VecDeque<u64>,
+    /// Totals of everything written so far.
+    pub tallies: Tallies,
 }
 
 /// Opens (or, with `resume`, reopens and repairs) a run directory. `manifest` is run.toml's
-/// text; a resume with another manifest is refused. Returns the output and the ids already
-/// done.
+/// text; a resume with another manifest is refused. Returns the output and the rows of the
+/// games already done; `configs` orders the summary.
 pub fn open(
     dir: &Path,
     manifest: &str,
@@ -219,7 +238,8 @@ pub fn open(
     pgn: bool,
     timing: bool,
     variant_name: &str,
-) -> Result<(RunOutput, BTreeSet<u64>), String> {
+    configs: &[String],
+) -> Result<(RunOutput, Vec<GameRow>), String> {
     fs::create_dir_all(dir).map_err(|e| io_err(dir, "cannot create output directory", e))?;
     let games_path = dir.join(GAMES);
     let positions_path = dir.join(POSITIONS);
@@ -322,34 +342,14 @@ pub fn open(
         pgn,
         timing,
         variant_name: variant_name.to_string(),
-        rows,
-        pending: BTreeMap::new(),
-        order: Default::default(),
+        tallies: Tallies::from_rows(&rows, configs),
     };
-    Ok((out, done))
+    Ok((out, rows))
 }
 
 impl RunOutput {
-    /// The ids to be written, in order.
-    pub fn expect(&mut self, ids: impl IntoIterator<Item = u64>) {
-        self.order.extend(ids);
-    }
-
-    /// Takes a finished game; writes it and any that were waiting for it.
-    pub fn submit(&mut self, rec: GameRecord, variant: &Arc<Variant>) -> Result<Vec<GameRow>, String> {
-        self.pending.insert(rec.game_id, rec);
-        let mut written = Vec::new();
-        while let Some(&next) = self.order.front() {
-            let Some(rec) = self.pending.remove(&next) else {
-                break;
-            };
-            self.order.pop_front();
-            written.push(self.write(&rec, variant)?);
-        }
-        Ok(written)
-    }
-
-    fn write(&mut self, rec: &GameRecord, variant: &Arc<Variant>) -> Result<GameRow, String> {
+    /// Writes one finished game to every file, flushed.
+    pub fn write(&mut self, rec: &GameRecord) -> Result<GameRow, String> {
         let err = |what: &str, e: &dyn std::fmt::Display| format!("{}: {what}: {e}", self.dir.display());
         let result = white_score_text(rec.result);
         for (ply, fen) in &rec.positions {
@@ -364,7 +364,7 @@ impl RunOutput {
         }
         self.positions.flush().map_err(|e| err("cannot write positions.csv", &e))?;
         if let Some(pgn) = self.pgn.as_mut() {
-            pgn.write_all(pgn_text(rec, variant).as_bytes()).map_err(|e| err("cannot write games.pgn", &e))?;
+            pgn.write_all(pgn_text(rec, &rec.variant).as_bytes()).map_err(|e| err("cannot write games.pgn", &e))?;
             pgn.flush().map_err(|e| err("cannot write games.pgn", &e))?;
         }
         let row = GameRow {
@@ -384,7 +384,7 @@ impl RunOutput {
         };
         self.games.serialize(&row).map_err(|e| err("cannot write games.csv", &e))?;
         self.games.flush().map_err(|e| err("cannot write games.csv", &e))?;
-        self.rows.push(row.clone());
+        self.tallies.add(&row);
         Ok(row)
     }
 }

@@ -6,9 +6,10 @@ use crate::output::{GameRow, RunOutput};
 use crate::stats::Wdl;
 use hoplite_core::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::{BTreeMap, VecDeque};
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Everything one game needs, owned, so that it can go to a worker thread.
@@ -116,69 +117,87 @@ impl Progress {
     }
 }
 
-/// Plays `jobs` on `threads` threads and writes each through `out` in the order of `jobs`.
-/// `on_row` sees every written row and may ask to stop (an SPRT decision); jobs not started
-/// then are skipped, started ones finish and are written.
+/// Plays the games `jobs` yields on `threads` threads and writes each through `out` in the
+/// order the iterator gives them. Workers take jobs one at a time, in order, so only games
+/// finished ahead of an earlier one wait in memory. `on_row` sees every written row and may
+/// ask to stop (an SPRT decision): jobs not started then are skipped, started ones finish and
+/// are written.
 pub fn run_jobs(
-    jobs: Vec<Job>,
+    jobs: impl Iterator<Item = Job> + Send,
     threads: usize,
     out: &mut RunOutput,
     progress: &mut Progress,
     mut on_row: impl FnMut(&GameRow) -> (Wdl, bool),
 ) -> Result<(), String> {
-    out.expect(jobs.iter().map(|j| j.game_id));
-    let jobs = Arc::new(jobs);
-    let next = Arc::new(AtomicUsize::new(0));
-    let stop = Arc::new(AtomicBool::new(false));
+    let threads = threads.max(1);
+    let source = Mutex::new(jobs);
+    let stop = AtomicBool::new(false);
+    let (order_tx, order_rx) = mpsc::channel::<u64>();
     let (tx, rx) = mpsc::channel::<Result<GameRecord, String>>();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
+        .num_threads(threads)
         .build()
         .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    for _ in 0..threads.max(1) {
-        let (jobs, next, stop, tx) = (jobs.clone(), next.clone(), stop.clone(), tx.clone());
-        pool.spawn(move || loop {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(job) = jobs.get(i) else { break };
-            if tx.send(job.play()).is_err() {
-                break;
-            }
-        });
-    }
-    drop(tx);
-    let index: std::collections::HashMap<u64, usize> = jobs.iter().enumerate().map(|(i, j)| (j.game_id, i)).collect();
-    let mut done = progress.done;
     let mut first_error = None;
-    for rec in rx {
-        let rec = match rec {
-            Ok(r) => r,
-            Err(e) => {
-                stop.store(true, Ordering::Relaxed);
-                first_error.get_or_insert(e);
-                continue;
-            }
-        };
-        let variant = jobs[index[&rec.game_id]].variant.clone();
-        let written = match out.submit(rec, &variant) {
-            Ok(w) => w,
-            Err(e) => {
-                stop.store(true, Ordering::Relaxed);
-                first_error.get_or_insert(e);
-                continue;
-            }
-        };
-        for row in &written {
-            done += 1;
-            let (wdl, halt) = on_row(row);
-            if halt {
-                stop.store(true, Ordering::Relaxed);
-            }
-            progress.update(done, 1, &wdl);
+    pool.in_place_scope(|scope| {
+        for _ in 0..threads {
+            let (source, stop, order_tx, tx) = (&source, &stop, order_tx.clone(), tx.clone());
+            scope.spawn(move |_| loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                // The id goes out under the lock, so the writer learns the order jobs were taken.
+                let job = {
+                    let mut it = source.lock().unwrap_or_else(|e| e.into_inner());
+                    let job = it.next();
+                    if let Some(j) = &job {
+                        let _ = order_tx.send(j.game_id);
+                    }
+                    job
+                };
+                let Some(job) = job else { break };
+                if tx.send(job.play()).is_err() {
+                    break;
+                }
+            });
         }
-    }
+        drop((order_tx, tx));
+        let mut expected: VecDeque<u64> = VecDeque::new();
+        let mut pending: BTreeMap<u64, GameRecord> = BTreeMap::new();
+        let mut done = progress.done;
+        for rec in rx {
+            let rec = match rec {
+                Ok(r) => r,
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    first_error.get_or_insert(e);
+                    continue;
+                }
+            };
+            expected.extend(order_rx.try_iter());
+            pending.insert(rec.game_id, rec);
+            while let Some(rec) = expected.front().and_then(|id| pending.remove(id)) {
+                expected.pop_front();
+                if first_error.is_some() {
+                    continue;
+                }
+                match out.write(&rec) {
+                    Ok(row) => {
+                        done += 1;
+                        let (wdl, halt) = on_row(&row);
+                        if halt {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        progress.update(done, 1, &wdl);
+                    }
+                    Err(e) => {
+                        stop.store(true, Ordering::Relaxed);
+                        first_error = Some(e);
+                    }
+                }
+            }
+        }
+    });
     progress.finish();
     match first_error {
         Some(e) => Err(e),

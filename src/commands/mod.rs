@@ -2,6 +2,7 @@
 
 pub mod perft;
 pub mod selfplay;
+pub mod tune;
 
 use hoplite_core::variant::{builtin_names, Variant};
 use std::process::ExitCode;

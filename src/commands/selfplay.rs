@@ -147,7 +147,7 @@ pub fn run_selfplay(a: SelfplayArgs) -> CmdResult {
         format!("runs/selfplay-{}", a.variant.trim_end_matches(".toml").rsplit('/').next().unwrap_or("run"));
     let opts = a.run.options(100, 1, 8, &default_out)?;
     let r = selfplay(&a.variant, &a.engine.options(), &opts)?;
-    print!("{}", summary_table(&r.rows, &r.configs));
+    print!("{}", summary_table(&r.tallies));
     finish_message(&opts.out, r.played, r.games_per_second);
     Ok(ExitCode::SUCCESS)
 }
@@ -180,7 +180,7 @@ pub fn run_balance(a: BalanceArgs) -> CmdResult {
     let opts = run.options(f.games.unwrap_or(100), f.seed.unwrap_or(1), f.random_plies.unwrap_or(8), &default_out)?;
     let engine = EngineOptions { nodes: a.nodes.or(f.nodes), depth: a.depth.or(f.depth), ..Default::default() };
     let r = balance::run(&b, &engine, &opts)?;
-    print!("{}", summary_table(&r.rows, &r.configs));
+    print!("{}", summary_table(&r.tallies));
     finish_message(&opts.out, r.played, r.games_per_second);
     Ok(ExitCode::SUCCESS)
 }
@@ -268,7 +268,7 @@ pub fn run_match(a: MatchArgs) -> CmdResult {
         };
         println!("SPRT: LLR {llr:.2}, {verdict}");
     }
-    finish_message(&opts.out, r.rows.len() as u64, r.games_per_second);
+    finish_message(&opts.out, r.wdl.games(), r.games_per_second);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,0 +1,185 @@
+//! Positions from self-play CSV, each resolved to a quiet position by quiescence search and
+//! kept as its sparse evaluation features: a few bytes per position.
+
+use hoplite_core::{Position, Variant};
+use hoplite_search::{features, Search, Weights};
+use rayon::prelude::*;
+use serde::Deserialize;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Features of many positions, stored flat: position `i` has entries
+/// `offsets[i]..offsets[i + 1]` of `index` (weight index) and `value` (White minus Black).
+#[derive(Default, Clone)]
+pub struct Dataset {
+    pub offsets: Vec<u32>,
+    pub index: Vec<u8>,
+    pub value: Vec<i16>,
+    /// Result from White's view in halves: 0, 1 or 2.
+    pub result: Vec<u8>,
+}
+
+impl Dataset {
+    pub fn len(&self) -> usize {
+        self.result.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.result.is_empty()
+    }
+    fn push(&mut self, f: &[(u8, i16)], result: u8) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        for &(i, v) in f {
+            self.index.push(i);
+            self.value.push(v);
+        }
+        self.offsets.push(self.index.len() as u32);
+        self.result.push(result);
+    }
+    /// Entries of position `i`.
+    #[inline(always)]
+    pub fn entries(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
+        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+        self.index[a..b].iter().zip(&self.value[a..b]).map(|(&i, &v)| (i as usize, v as f64))
+    }
+    /// Heap bytes used.
+    pub fn bytes(&self) -> usize {
+        self.offsets.capacity() * 4 + self.index.capacity() + self.value.capacity() * 2 + self.result.capacity()
+    }
+    fn shrink(&mut self) {
+        self.offsets.shrink_to_fit();
+        self.index.shrink_to_fit();
+        self.value.shrink_to_fit();
+        self.result.shrink_to_fit();
+    }
+}
+
+/// What reading found: the training and validation sets and the rows it skipped.
+pub struct Loaded {
+    pub train: Dataset,
+    pub valid: Dataset,
+    pub rows: u64,
+    pub skipped: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct Row {
+    game_id: u64,
+    #[allow(dead_code)]
+    ply: u32,
+    fen: String,
+    result: String,
+}
+
+/// Every tenth game (by a hash of its id) goes to validation, all its positions together.
+fn is_validation(game_id: u64) -> bool {
+    let mut z = game_id.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)).is_multiple_of(10)
+}
+
+/// A row's quiet position as sparse features and its result, or why the row is bad.
+type Resolved = Result<(Vec<(u8, i16)>, u8), String>;
+
+/// The quiet position's sparse features, or why the row is bad.
+fn resolve(variant: &Arc<Variant>, search: &mut Search, fen: &str, result: &str) -> Resolved {
+    let r = match result.trim() {
+        "1" => 2,
+        "0.5" => 1,
+        "0" => 0,
+        other => return Err(format!("result '{other}' is not 1, 0.5 or 0")),
+    };
+    let mut pos = Position::from_fen(variant, fen).map_err(|e| e.to_string())?;
+    let (_, line) = search.quiescence_line(&mut pos);
+    for m in line {
+        pos.make(m);
+    }
+    let f = features(&pos);
+    let sparse =
+        f.iter().enumerate().filter(|(_, &v)| v != 0).map(|(i, &v)| (i as u8, v.clamp(-32768, 32767) as i16)).collect();
+    Ok((sparse, r))
+}
+
+/// Reads positions.csv files. Malformed rows are skipped and listed (`strict`: the first is an
+/// error); either way each names file and line.
+pub fn load(
+    variant: &Arc<Variant>,
+    weights: &Weights,
+    files: &[impl AsRef<Path>],
+    strict: bool,
+    max_positions: Option<u64>,
+    mut progress: impl FnMut(u64),
+) -> Result<Loaded, String> {
+    let mut out = Loaded { train: Dataset::default(), valid: Dataset::default(), rows: 0, skipped: Vec::new() };
+    const BATCH: usize = 8192;
+    for path in files {
+        let path = path.as_ref();
+        let mut rdr = csv::ReaderBuilder::new()
+            .flexible(true)
+            .from_path(path)
+            .map_err(|e| format!("cannot read positions '{}': {e}", path.display()))?;
+        let headers = rdr.headers().map_err(|e| format!("{}:1: {e}", path.display()))?.clone();
+        for want in ["game_id", "fen", "result"] {
+            if !headers.iter().any(|h| h == want) {
+                return Err(format!("{}:1: no '{want}' column (expected game_id,ply,fen,result)", path.display()));
+            }
+        }
+        let mut records = rdr.deserialize::<Row>().enumerate();
+        loop {
+            let mut batch: Vec<(usize, Result<Row, String>)> = Vec::with_capacity(BATCH);
+            for (i, r) in records.by_ref().take(BATCH) {
+                batch.push((i + 2, r.map_err(|e| e.to_string())));
+            }
+            if batch.is_empty() {
+                break;
+            }
+            let resolved: Vec<(usize, u64, Resolved)> = batch
+                .into_par_iter()
+                .with_min_len(256)
+                .map_init(
+                    || Search::new(weights.clone(), 0),
+                    |search, (line, row)| match row {
+                        Ok(row) => (line, row.game_id, resolve(variant, search, &row.fen, &row.result)),
+                        Err(e) => (line, 0, Err(e)),
+                    },
+                )
+                .collect();
+            for (line, game_id, r) in resolved {
+                out.rows += 1;
+                match r {
+                    Ok((f, result)) => {
+                        let set = if is_validation(game_id) { &mut out.valid } else { &mut out.train };
+                        set.push(&f, result);
+                    }
+                    Err(e) => {
+                        let msg = format!("{}:{line}: {e}", path.display());
+                        if strict {
+                            return Err(msg);
+                        }
+                        out.skipped.push(msg);
+                    }
+                }
+            }
+            progress(out.rows);
+            if max_positions.is_some_and(|m| out.rows >= m) {
+                break;
+            }
+        }
+    }
+    out.train.shrink();
+    out.valid.shrink();
+    if out.train.is_empty() {
+        return Err(if out.rows == 0 {
+            "the positions files hold no rows: nothing to tune".to_string()
+        } else {
+            format!("none of the {} rows could be used (first problem: {})", out.rows, out.skipped[0])
+        });
+    }
+    let decisive = out.train.result.iter().chain(&out.valid.result).filter(|&&r| r != 1).count();
+    if decisive == 0 {
+        return Err(format!("all {} positions come from drawn games: they say nothing about piece values", out.rows));
+    }
+    Ok(out)
+}

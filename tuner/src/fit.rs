@@ -1,0 +1,287 @@
+//! Texel tuning: the win probability `1 / (1 + 10^(-K·eval/400))` fitted to game results by
+//! least squares; K first (golden-section search), then the weights by Adam on mini-batches,
+//! with early stopping on the validation loss and standard errors from the Gauss-Newton
+//! approximation `s² (JᵀJ)⁻¹`.
+
+use crate::data::Dataset;
+use rayon::prelude::*;
+
+/// Positions per parallel chunk. Sums are taken per chunk and then in chunk order, so results
+/// do not depend on the number of threads.
+const CHUNK: usize = 4096;
+
+#[inline(always)]
+fn eval(d: &Dataset, i: usize, w: &[f64]) -> f64 {
+    d.entries(i).map(|(j, v)| w[j] * v).sum()
+}
+
+#[inline(always)]
+fn sigmoid(k: f64, e: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
+}
+
+/// Mean squared error of positions `range` of `d`.
+pub fn loss_range(d: &Dataset, w: &[f64], k: f64, range: std::ops::Range<usize>) -> f64 {
+    if range.is_empty() {
+        return 0.0;
+    }
+    let n = range.len();
+    let chunks: Vec<f64> = range
+        .clone()
+        .step_by(CHUNK)
+        .collect::<Vec<_>>()
+        .par_iter()
+        .map(|&start| {
+            (start..(start + CHUNK).min(range.end))
+                .map(|i| {
+                    let r = d.result[i] as f64 / 2.0;
+                    (sigmoid(k, eval(d, i, w)) - r).powi(2)
+                })
+                .sum::<f64>()
+        })
+        .collect();
+    chunks.iter().sum::<f64>() / n as f64
+}
+
+pub fn loss(d: &Dataset, w: &[f64], k: f64) -> f64 {
+    loss_range(d, w, k, 0..d.len())
+}
+
+/// The K that minimises the loss for these weights.
+pub fn fit_k(d: &Dataset, w: &[f64]) -> f64 {
+    let (mut a, mut b) = (0.01f64, 10.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let c = b - g * (b - a);
+        let e = a + g * (b - a);
+        if loss(d, w, c) < loss(d, w, e) {
+            b = e;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+/// Gradient of the loss over positions `range`.
+fn gradient(d: &Dataset, w: &[f64], k: f64, range: std::ops::Range<usize>) -> Vec<f64> {
+    let c = std::f64::consts::LN_10 * k / 400.0;
+    let n = range.len().max(1) as f64;
+    let parts: Vec<Vec<f64>> = range
+        .clone()
+        .step_by(CHUNK)
+        .collect::<Vec<_>>()
+        .par_iter()
+        .map(|&start| {
+            let mut g = vec![0.0; w.len()];
+            for i in start..(start + CHUNK).min(range.end) {
+                let s = sigmoid(k, eval(d, i, w));
+                let r = d.result[i] as f64 / 2.0;
+                let common = 2.0 * (s - r) * s * (1.0 - s) * c;
+                for (j, v) in d.entries(i) {
+                    g[j] += common * v;
+                }
+            }
+            g
+        })
+        .collect();
+    let mut g = vec![0.0; w.len()];
+    for p in parts {
+        for (a, b) in g.iter_mut().zip(p) {
+            *a += b;
+        }
+    }
+    g.iter_mut().for_each(|x| *x /= n);
+    g
+}
+
+/// Adam's state over the fitted weights.
+pub struct Adam {
+    m: Vec<f64>,
+    v: Vec<f64>,
+    t: i32,
+    /// Step size per weight (0 for a weight that stays fixed).
+    pub rate: Vec<f64>,
+}
+
+impl Adam {
+    pub fn new(rate: Vec<f64>) -> Adam {
+        Adam { m: vec![0.0; rate.len()], v: vec![0.0; rate.len()], t: 0, rate }
+    }
+
+    fn step(&mut self, w: &mut [f64], g: &[f64]) {
+        let (b1, b2, eps) = (0.9, 0.999, 1e-12);
+        self.t += 1;
+        for j in 0..w.len() {
+            if self.rate[j] == 0.0 {
+                continue;
+            }
+            self.m[j] = b1 * self.m[j] + (1.0 - b1) * g[j];
+            self.v[j] = b2 * self.v[j] + (1.0 - b2) * g[j] * g[j];
+            let mh = self.m[j] / (1.0 - b1.powi(self.t));
+            let vh = self.v[j] / (1.0 - b2.powi(self.t));
+            w[j] -= self.rate[j] * mh / (vh.sqrt() + eps);
+        }
+    }
+
+    /// One epoch: a pass over the training set in mini-batches of `batch` positions.
+    pub fn epoch(&mut self, d: &Dataset, w: &mut [f64], k: f64, batch: usize) {
+        let mut start = 0;
+        while start < d.len() {
+            let end = (start + batch).min(d.len());
+            let g = gradient(d, w, k, start..end);
+            self.step(w, &g);
+            start = end;
+        }
+    }
+}
+
+/// Standard errors of the fitted weights (`fitted[j]`), from `s² (JᵀJ)⁻¹`; `None` for weights
+/// not fitted or not determined by the data.
+pub fn standard_errors(d: &Dataset, w: &[f64], k: f64, fitted: &[bool]) -> Vec<Option<f64>> {
+    let idx: Vec<usize> = (0..w.len()).filter(|&j| fitted[j]).collect();
+    let p = idx.len();
+    let mut pos_of = vec![usize::MAX; w.len()];
+    for (a, &j) in idx.iter().enumerate() {
+        pos_of[j] = a;
+    }
+    let c = std::f64::consts::LN_10 * k / 400.0;
+    let starts: Vec<usize> = (0..d.len()).step_by(CHUNK).collect();
+    let parts: Vec<(Vec<f64>, f64)> = starts
+        .par_iter()
+        .map(|&start| {
+            let mut jtj = vec![0.0; p * p];
+            let mut sse = 0.0;
+            let mut row: Vec<(usize, f64)> = Vec::with_capacity(64);
+            for i in start..(start + CHUNK).min(d.len()) {
+                let s = sigmoid(k, eval(d, i, w));
+                sse += (s - d.result[i] as f64 / 2.0).powi(2);
+                let common = s * (1.0 - s) * c;
+                row.clear();
+                row.extend(
+                    d.entries(i).filter(|(j, _)| pos_of[*j] != usize::MAX).map(|(j, v)| (pos_of[j], common * v)),
+                );
+                for &(a, x) in &row {
+                    for &(b, y) in &row {
+                        jtj[a * p + b] += x * y;
+                    }
+                }
+            }
+            (jtj, sse)
+        })
+        .collect();
+    let mut jtj = vec![0.0; p * p];
+    let mut sse = 0.0;
+    for (m, s) in parts {
+        jtj.iter_mut().zip(m).for_each(|(a, b)| *a += b);
+        sse += s;
+    }
+    let s2 = sse / (d.len().saturating_sub(p).max(1)) as f64;
+    let inv = invert(&jtj, p);
+    let mut out = vec![None; w.len()];
+    if let Some(inv) = inv {
+        for (a, &j) in idx.iter().enumerate() {
+            let var = s2 * inv[a * p + a];
+            if var.is_finite() && var >= 0.0 {
+                out[j] = Some(var.sqrt());
+            }
+        }
+    }
+    out
+}
+
+/// Inverse of a symmetric positive matrix by Gauss-Jordan elimination; rows and columns of
+/// weights the data never touched are left out (their errors stay unknown).
+fn invert(m: &[f64], p: usize) -> Option<Vec<f64>> {
+    let live: Vec<usize> = (0..p).filter(|&a| m[a * p + a] > 1e-18).collect();
+    let q = live.len();
+    let mut a = vec![0.0; q * 2 * q];
+    for (r, &i) in live.iter().enumerate() {
+        for (c, &j) in live.iter().enumerate() {
+            a[r * 2 * q + c] = m[i * p + j];
+        }
+        a[r * 2 * q + q + r] = 1.0;
+    }
+    for col in 0..q {
+        let pivot = (col..q).max_by(|&x, &y| a[x * 2 * q + col].abs().total_cmp(&a[y * 2 * q + col].abs()))?;
+        if a[pivot * 2 * q + col].abs() < 1e-30 {
+            return None;
+        }
+        for k in 0..2 * q {
+            a.swap(col * 2 * q + k, pivot * 2 * q + k);
+        }
+        let d = a[col * 2 * q + col];
+        for k in 0..2 * q {
+            a[col * 2 * q + k] /= d;
+        }
+        for r in 0..q {
+            if r != col {
+                let f = a[r * 2 * q + col];
+                if f != 0.0 {
+                    for k in 0..2 * q {
+                        a[r * 2 * q + k] -= f * a[col * 2 * q + k];
+                    }
+                }
+            }
+        }
+    }
+    let mut out = vec![f64::INFINITY; p * p];
+    for (r, &i) in live.iter().enumerate() {
+        for (c, &j) in live.iter().enumerate() {
+            out[i * p + j] = a[r * 2 * q + q + c];
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A dataset where one feature decides the result through a known logistic curve.
+    fn synthetic(true_w: f64, k: f64, n: usize) -> Dataset {
+        let mut d = Dataset::default();
+        d.offsets.push(0);
+        let mut state = 12345u64;
+        for i in 0..n {
+            let x = (i % 7) as i16 - 3;
+            let p = sigmoid(k, true_w * x as f64);
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let u = (state >> 11) as f64 / (1u64 << 53) as f64;
+            d.index.push(0);
+            d.value.push(x);
+            d.offsets.push(d.index.len() as u32);
+            d.result.push(if u < p { 2 } else { 0 });
+        }
+        d
+    }
+
+    #[test]
+    fn recovers_a_known_weight_with_its_error() {
+        let d = synthetic(150.0, 1.0, 60_000);
+        let mut w = vec![50.0];
+        let mut adam = Adam::new(vec![2.0]);
+        for _ in 0..200 {
+            adam.epoch(&d, &mut w, 1.0, 8192);
+        }
+        let se = standard_errors(&d, &w, 1.0, &[true])[0].unwrap();
+        assert!((w[0] - 150.0).abs() < 4.0 * se, "w = {} ± {se}", w[0]);
+        assert!(se > 0.1 && se < 10.0, "{se}");
+    }
+
+    #[test]
+    fn k_is_found_for_fixed_weights() {
+        let d = synthetic(100.0, 1.5, 60_000);
+        let k = fit_k(&d, &[100.0]);
+        assert!((k - 1.5).abs() < 0.15, "{k}");
+    }
+
+    #[test]
+    fn inverse_of_a_small_matrix() {
+        let inv = invert(&[4.0, 2.0, 2.0, 3.0], 2).unwrap();
+        let want = [0.375, -0.25, -0.25, 0.5];
+        for (a, b) in inv.iter().zip(want) {
+            assert!((a - b).abs() < 1e-12);
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! `hoplite tune`: load, fit K, fit the weights, estimate their errors, write the files.
+
+use crate::data::{load, Loaded};
+use crate::fit::{fit_k, loss, standard_errors, Adam};
+use hoplite_core::Variant;
+use hoplite_search::eval::{GROUPS, MATERIAL};
+use hoplite_search::Weights;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Which weights move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fit {
+    Material,
+    All,
+}
+
+/// Where the weights start.
+#[derive(Clone, Debug)]
+pub enum Start {
+    /// The variant's defaults.
+    Defaults,
+    /// Every non-royal piece worth a pawn (to show the values come from the data).
+    Equal,
+    /// A weights file.
+    File(PathBuf),
+}
+
+#[derive(Clone, Debug)]
+pub struct TuneOptions {
+    pub fit: Fit,
+    pub start: Start,
+    pub max_epochs: usize,
+    /// Epochs without a better validation loss before stopping.
+    pub patience: usize,
+    pub batch: usize,
+    pub strict: bool,
+    pub max_positions: Option<u64>,
+}
+
+impl Default for TuneOptions {
+    fn default() -> Self {
+        TuneOptions {
+            fit: Fit::Material,
+            start: Start::Defaults,
+            max_epochs: 300,
+            patience: 15,
+            batch: 16384,
+            strict: false,
+            max_positions: None,
+        }
+    }
+}
+
+pub struct TuneReport {
+    pub weights: Weights,
+    pub k: f64,
+    /// (epoch, train loss, validation loss, seconds).
+    pub epochs: Vec<(usize, f64, f64, f64)>,
+    pub errors: Vec<Option<f64>>,
+    pub fitted: Vec<bool>,
+    pub loaded: Loaded,
+    pub load_secs: f64,
+}
+
+/// The pawn that anchors the scale at 100: the pawn-type piece lettered `p`, else the first.
+pub fn anchor(v: &Variant) -> Option<usize> {
+    v.pieces.iter().position(|p| p.pawn && p.letter == 'p').or_else(|| v.pieces.iter().position(|p| p.pawn))
+}
+
+pub fn tune(
+    variant: &Arc<Variant>,
+    files: &[PathBuf],
+    o: &TuneOptions,
+    mut on_load: impl FnMut(u64),
+    mut on_epoch: impl FnMut(usize, f64, f64),
+) -> Result<TuneReport, String> {
+    let types = variant.pieces.len();
+    let mut start = match &o.start {
+        Start::Defaults => Weights::defaults(variant),
+        Start::File(p) => Weights::load(variant, p)?,
+        Start::Equal => {
+            let mut w = Weights::defaults(variant);
+            for (t, p) in variant.pieces.iter().enumerate() {
+                w.set(MATERIAL, t, if p.royal { 0 } else { 100 });
+            }
+            w
+        }
+    };
+    let pawn = anchor(variant);
+    if let Some(p) = pawn {
+        start.set(MATERIAL, p, 100);
+    }
+    let t0 = Instant::now();
+    let loaded = load(variant, &start, files, o.strict, o.max_positions, &mut on_load)?;
+    let load_secs = t0.elapsed().as_secs_f64();
+    let fitted: Vec<bool> = (0..GROUPS.len() * types)
+        .map(|j| {
+            let (g, t) = (j / types, j % types);
+            let royal = variant.pieces[t].royal;
+            match (o.fit, g) {
+                (_, MATERIAL) => !royal && Some(t) != pawn,
+                (Fit::All, _) => !royal,
+                (Fit::Material, _) => false,
+            }
+        })
+        .collect();
+    let rate: Vec<f64> = (0..fitted.len())
+        .map(|j| {
+            if !fitted[j] {
+                0.0
+            } else if j / types == MATERIAL {
+                5.0
+            } else {
+                0.3
+            }
+        })
+        .collect();
+    let mut w: Vec<f64> = start.values.iter().map(|&x| x as f64).collect();
+    let (train, valid) = (&loaded.train, &loaded.valid);
+    let k = fit_k(train, &w);
+    let mut adam = Adam::new(rate);
+    let mut epochs = Vec::new();
+    let score = |w: &[f64]| if valid.is_empty() { loss(train, w, k) } else { loss(valid, w, k) };
+    let (mut best, mut best_w, mut since) = (score(&w), w.clone(), 0);
+    for e in 1..=o.max_epochs {
+        let t = Instant::now();
+        adam.epoch(train, &mut w, k, o.batch);
+        let secs = t.elapsed().as_secs_f64();
+        let (tl, vl) = (loss(train, &w, k), score(&w));
+        epochs.push((e, tl, vl, secs));
+        on_epoch(e, tl, vl);
+        if vl < best - 1e-9 {
+            best = vl;
+            best_w = w.clone();
+            since = 0;
+        } else {
+            since += 1;
+            if since >= o.patience {
+                break;
+            }
+        }
+    }
+    let errors = standard_errors(train, &best_w, k, &fitted);
+    let mut weights = start.clone();
+    for (j, x) in best_w.iter().enumerate() {
+        weights.values[j] = x.round() as i32;
+    }
+    Ok(TuneReport { weights, k, epochs, errors, fitted, loaded, load_secs })
+}
+
+/// The piece values in pawns with their standard errors, as a table.
+pub fn values_table(v: &Variant, r: &TuneReport) -> String {
+    let mut s = format!("{:<16} {:>6} {:>8} {:>8}\n", "piece", "letter", "pawns", "± s.e.");
+    for (t, p) in v.pieces.iter().enumerate() {
+        if p.royal {
+            continue;
+        }
+        let val = r.weights.get(MATERIAL, t) as f64 / 100.0;
+        let se = r.errors[MATERIAL * v.pieces.len() + t].map_or("fixed".into(), |e| format!("{:.2}", e / 100.0));
+        let _ = writeln!(s, "{:<16} {:>6} {:>8.2} {:>8}", p.name, p.letter, val, se);
+    }
+    s
+}
+
+/// Writes WEIGHTS.toml and, beside it, `STEM-loss.csv` (per epoch) and `STEM-values.csv`
+/// (every weight with its standard error).
+pub fn write(v: &Variant, r: &TuneReport, out: &Path) -> Result<(PathBuf, PathBuf), String> {
+    let header = format!(
+        "# hoplite tune: {} positions for training, {} for validation, K = {:.4}\n",
+        r.loaded.train.len(),
+        r.loaded.valid.len(),
+        r.k
+    );
+    let err = |p: &Path, e: std::io::Error| format!("{}: cannot write: {e}", p.display());
+    std::fs::write(out, header + &r.weights.to_toml()).map_err(|e| err(out, e))?;
+    let stem = out.with_extension("");
+    let loss_path = PathBuf::from(format!("{}-loss.csv", stem.display()));
+    let mut l = String::from("epoch,train_loss,valid_loss,seconds\n");
+    for (e, t, va, s) in &r.epochs {
+        let _ = writeln!(l, "{e},{t:.6},{va:.6},{s:.4}");
+    }
+    std::fs::write(&loss_path, l).map_err(|e| err(&loss_path, e))?;
+    let values_path = PathBuf::from(format!("{}-values.csv", stem.display()));
+    let mut c = String::from("group,letter,name,value,stderr,fitted\n");
+    let types = v.pieces.len();
+    for (j, &x) in r.weights.values.iter().enumerate() {
+        let (g, t) = (j / types, j % types);
+        let se = r.errors[j].map(|e| format!("{e:.2}")).unwrap_or_default();
+        let _ = writeln!(c, "{},{},{},{x},{se},{}", GROUPS[g], v.pieces[t].letter, v.pieces[t].name, r.fitted[j]);
+    }
+    std::fs::write(&values_path, c).map_err(|e| err(&values_path, e))?;
+    Ok((loss_path, values_path))
+}
