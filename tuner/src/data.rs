@@ -17,6 +17,11 @@ pub struct Dataset {
     pub value: Vec<i16>,
     /// Result from White's view in halves: 0, 1 or 2.
     pub result: Vec<u8>,
+    /// The game of each position, numbered from 0 in order of appearance (a game's positions
+    /// are contiguous): errors are estimated per game, as positions of one game are not
+    /// independent.
+    pub game: Vec<u32>,
+    last_game_id: Option<u64>,
 }
 
 impl Dataset {
@@ -26,10 +31,17 @@ impl Dataset {
     pub fn is_empty(&self) -> bool {
         self.result.is_empty()
     }
-    fn push(&mut self, f: &[(u8, i16)], result: u8) {
+    fn push(&mut self, f: &[(u8, i16)], result: u8, game_id: u64) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
+        let game = match (self.last_game_id, self.game.last()) {
+            (Some(id), Some(&g)) if id == game_id => g,
+            (_, Some(&g)) => g + 1,
+            _ => 0,
+        };
+        self.game.push(game);
+        self.last_game_id = Some(game_id);
         for &(i, v) in f {
             self.index.push(i);
             self.value.push(v);
@@ -45,13 +57,18 @@ impl Dataset {
     }
     /// Heap bytes used.
     pub fn bytes(&self) -> usize {
-        self.offsets.capacity() * 4 + self.index.capacity() + self.value.capacity() * 2 + self.result.capacity()
+        self.offsets.capacity() * 4
+            + self.index.capacity()
+            + self.value.capacity() * 2
+            + self.result.capacity()
+            + self.game.capacity() * 4
     }
     fn shrink(&mut self) {
         self.offsets.shrink_to_fit();
         self.index.shrink_to_fit();
         self.value.shrink_to_fit();
         self.result.shrink_to_fit();
+        self.game.shrink_to_fit();
     }
 }
 
@@ -151,7 +168,7 @@ pub fn load(
                 match r {
                     Ok((f, result)) => {
                         let set = if is_validation(game_id) { &mut out.valid } else { &mut out.train };
-                        set.push(&f, result);
+                        set.push(&f, result, game_id);
                     }
                     Err(e) => {
                         let msg = format!("{}:{line}: {e}", path.display());

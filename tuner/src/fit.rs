@@ -1,7 +1,8 @@
 //! Texel tuning: the win probability `1 / (1 + 10^(-K·eval/400))` fitted to game results by
 //! least squares; K first (golden-section search), then the weights by Adam on mini-batches,
-//! with early stopping on the validation loss and standard errors from the Gauss-Newton
-//! approximation `s² (JᵀJ)⁻¹`.
+//! with early stopping on the validation loss and standard errors from the cluster-robust
+//! (per game) sandwich `(JᵀJ)⁻¹ (Σ_g u_g u_gᵀ) (JᵀJ)⁻¹`, `u_g` the summed `J_i·residual_i` of game
+//! `g`: positions of one game share its result, so they are not independent.
 
 use crate::data::Dataset;
 use rayon::prelude::*;
@@ -136,8 +137,8 @@ impl Adam {
     }
 }
 
-/// Standard errors of the fitted weights (`fitted[j]`), from `s² (JᵀJ)⁻¹`; `None` for weights
-/// not fitted or not determined by the data.
+/// Standard errors of the fitted weights (`fitted[j]`), cluster-robust by game; `None` for
+/// weights not fitted or not determined by the data.
 pub fn standard_errors(d: &Dataset, w: &[f64], k: f64, fitted: &[bool]) -> Vec<Option<f64>> {
     let idx: Vec<usize> = (0..w.len()).filter(|&j| fitted[j]).collect();
     let p = idx.len();
@@ -146,45 +147,71 @@ pub fn standard_errors(d: &Dataset, w: &[f64], k: f64, fitted: &[bool]) -> Vec<O
         pos_of[j] = a;
     }
     let c = std::f64::consts::LN_10 * k / 400.0;
+    // Row i of J (fitted columns only) and its residual.
+    let row = |i: usize, out: &mut Vec<(usize, f64)>| -> f64 {
+        let s = sigmoid(k, eval(d, i, w));
+        let common = s * (1.0 - s) * c;
+        out.clear();
+        out.extend(d.entries(i).filter(|(j, _)| pos_of[*j] != usize::MAX).map(|(j, v)| (pos_of[j], common * v)));
+        s - d.result[i] as f64 / 2.0
+    };
+    // JᵀJ ("bread") in parallel chunks; the per-game scores ("meat") in one pass, since a
+    // game's positions may straddle chunks.
     let starts: Vec<usize> = (0..d.len()).step_by(CHUNK).collect();
-    let parts: Vec<(Vec<f64>, f64)> = starts
+    let parts: Vec<Vec<f64>> = starts
         .par_iter()
         .map(|&start| {
             let mut jtj = vec![0.0; p * p];
-            let mut sse = 0.0;
-            let mut row: Vec<(usize, f64)> = Vec::with_capacity(64);
+            let mut r = Vec::with_capacity(64);
             for i in start..(start + CHUNK).min(d.len()) {
-                let s = sigmoid(k, eval(d, i, w));
-                sse += (s - d.result[i] as f64 / 2.0).powi(2);
-                let common = s * (1.0 - s) * c;
-                row.clear();
-                row.extend(
-                    d.entries(i).filter(|(j, _)| pos_of[*j] != usize::MAX).map(|(j, v)| (pos_of[j], common * v)),
-                );
-                for &(a, x) in &row {
-                    for &(b, y) in &row {
+                row(i, &mut r);
+                for &(a, x) in &r {
+                    for &(b, y) in &r {
                         jtj[a * p + b] += x * y;
                     }
                 }
             }
-            (jtj, sse)
+            jtj
         })
         .collect();
     let mut jtj = vec![0.0; p * p];
-    let mut sse = 0.0;
-    for (m, s) in parts {
+    for m in parts {
         jtj.iter_mut().zip(m).for_each(|(a, b)| *a += b);
-        sse += s;
     }
-    let s2 = sse / (d.len().saturating_sub(p).max(1)) as f64;
-    let inv = invert(&jtj, p);
-    let mut out = vec![None; w.len()];
-    if let Some(inv) = inv {
-        for (a, &j) in idx.iter().enumerate() {
-            let var = s2 * inv[a * p + a];
-            if var.is_finite() && var >= 0.0 {
-                out[j] = Some(var.sqrt());
+    let mut meat = vec![0.0; p * p];
+    let mut u = vec![0.0; p];
+    let mut r = Vec::with_capacity(64);
+    let flush = |u: &mut Vec<f64>, meat: &mut Vec<f64>| {
+        for a in 0..p {
+            for b in 0..p {
+                meat[a * p + b] += u[a] * u[b];
             }
+        }
+        u.iter_mut().for_each(|x| *x = 0.0);
+    };
+    for i in 0..d.len() {
+        if i > 0 && d.game.get(i) != d.game.get(i - 1) {
+            flush(&mut u, &mut meat);
+        }
+        let res = row(i, &mut r);
+        for &(a, x) in &r {
+            u[a] += x * res;
+        }
+    }
+    flush(&mut u, &mut meat);
+    let mut out = vec![None; w.len()];
+    let Some(inv) = invert(&jtj, p) else { return out };
+    // cov = inv · meat · inv
+    let mut tmp = vec![0.0; p * p];
+    for a in 0..p {
+        for b in 0..p {
+            tmp[a * p + b] = (0..p).map(|m| inv[a * p + m] * meat[m * p + b]).filter(|x| x.is_finite()).sum();
+        }
+    }
+    for (a, &j) in idx.iter().enumerate() {
+        let var: f64 = (0..p).map(|m| tmp[a * p + m] * inv[m * p + a]).filter(|x| x.is_finite()).sum();
+        if inv[a * p + a].is_finite() && var >= 0.0 {
+            out[j] = Some(var.sqrt());
         }
     }
     out
@@ -252,6 +279,7 @@ mod tests {
             d.value.push(x);
             d.offsets.push(d.index.len() as u32);
             d.result.push(if u < p { 2 } else { 0 });
+            d.game.push(i as u32);
         }
         d
     }
@@ -267,6 +295,28 @@ mod tests {
         let se = standard_errors(&d, &w, 1.0, &[true])[0].unwrap();
         assert!((w[0] - 150.0).abs() < 4.0 * se, "w = {} ± {se}", w[0]);
         assert!(se > 0.1 && se < 10.0, "{se}");
+    }
+
+    #[test]
+    fn positions_of_one_game_count_as_one_observation() {
+        // Every position copied ten times into its own game: ten times the rows, the same
+        // information. The per-game errors stay put; naive ones would shrink by √10.
+        let one = synthetic(150.0, 1.0, 20_000);
+        let mut ten = Dataset::default();
+        ten.offsets.push(0);
+        for i in 0..one.len() {
+            for _ in 0..10 {
+                ten.index.push(one.index[i]);
+                ten.value.push(one.value[i]);
+                ten.offsets.push(ten.index.len() as u32);
+                ten.result.push(one.result[i]);
+                ten.game.push(i as u32);
+            }
+        }
+        let w = [150.0];
+        let (a, b) =
+            (standard_errors(&one, &w, 1.0, &[true])[0].unwrap(), standard_errors(&ten, &w, 1.0, &[true])[0].unwrap());
+        assert!((a / b - 1.0).abs() < 0.01, "{a} vs {b}");
     }
 
     #[test]
