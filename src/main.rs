@@ -28,6 +28,14 @@ enum Command {
     Merge(commands::selfplay::MergeArgs),
     /// Texel tuning: fit piece values (and other weights) to self-play positions.
     Tune(commands::tune::TuneArgs),
+    /// One self-contained HTML page of a selfplay, match, balance or tune output directory.
+    Report {
+        /// The run's output directory.
+        dir: std::path::PathBuf,
+        /// Where the page goes (default DIR/report.html).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+    },
     /// Fixed search over fixed positions of every built-in variant: node signature and speed.
     Bench {
         /// Search depth.
@@ -48,6 +56,7 @@ fn main() -> ExitCode {
         Command::Balance(a) => commands::selfplay::run_balance(a),
         Command::Merge(a) => commands::selfplay::run_merge(a),
         Command::Tune(a) => commands::tune::run(a),
+        Command::Report { dir, out } => commands::report(&dir, out),
         Command::Bench { depth } => commands::bench(depth),
         Command::Uci => {
             hoplite_search::uci::run(std::io::stdin().lock(), Box::new(std::io::stdout()));

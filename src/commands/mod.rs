@@ -36,3 +36,11 @@ pub fn bench(depth: u32) -> CmdResult {
     println!("Nodes/second: {:.0}", total as f64 / secs.max(1e-9));
     Ok(ExitCode::SUCCESS)
 }
+
+pub fn report(dir: &std::path::Path, out: Option<std::path::PathBuf>) -> CmdResult {
+    let html = hoplite_report::render(dir)?;
+    let out = out.unwrap_or_else(|| dir.join("report.html"));
+    std::fs::write(&out, html).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
+    eprintln!("wrote {}", out.display());
+    Ok(ExitCode::SUCCESS)
+}

@@ -140,6 +140,7 @@ pub struct SelfplayArgs {
 
 fn finish_message(out: &std::path::Path, played: u64, gps: f64) {
     eprintln!("{played} games played, {gps:.1} games/s; results in {}", out.display());
+    eprintln!("a report with plots: hoplite report {}", out.display());
 }
 
 pub fn run_selfplay(a: SelfplayArgs) -> CmdResult {

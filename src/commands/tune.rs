@@ -150,5 +150,7 @@ pub fn run(a: TuneArgs) -> CmdResult {
     );
     print!("{}", values_table(&variant, &r));
     eprintln!("wrote {}, {} and {}", a.out.display(), loss_path.display(), values_path.display());
+    let dir = a.out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    eprintln!("a report with plots: hoplite report {}", dir.display());
     Ok(ExitCode::SUCCESS)
 }
