@@ -58,6 +58,10 @@ impl EngineOptions {
         let l = self.limits();
         let mut s = String::new();
         let mut line = |k: &str, v: String| s.push_str(&format!("{prefix}{k} = {v}\n"));
+        if self.random {
+            line("random", "true".into());
+            return s;
+        }
         if let Some(n) = l.nodes {
             line("nodes", n.to_string());
         }
@@ -69,9 +73,6 @@ impl EngineOptions {
         }
         if let Some(w) = &self.weights {
             line("weights", format!("{:?}", w.display().to_string()));
-        }
-        if self.random {
-            line("random", "true".into());
         }
         s
     }

@@ -246,8 +246,14 @@ pub fn run_match(a: MatchArgs) -> CmdResult {
     };
     let r = matchup::run(&a.variant, &ea, &eb, (&a.a_name, &a.b_name), sprt, &opts)?;
     let (elo, err) = r.wdl.elo();
+    // A side that won every game has no finite Elo estimate.
+    let elo_text = if r.wdl.wins == r.wdl.games() || r.wdl.losses == r.wdl.games() {
+        "Elo unbounded (one side won every game)".to_string()
+    } else {
+        format!("Elo {elo:+.1} ± {err:.1}")
+    };
     println!(
-        "{} vs {}: {} games, +{} ={} -{}, score {:.3}, Elo {:+.1} ± {:.1}, LOS {:.1}%, draws {:.1}%",
+        "{} vs {}: {} games, +{} ={} -{}, score {:.3}, {elo_text}, LOS {:.1}%, draws {:.1}%",
         r.a,
         r.b,
         r.wdl.games(),
@@ -255,8 +261,6 @@ pub fn run_match(a: MatchArgs) -> CmdResult {
         r.wdl.draws,
         r.wdl.losses,
         r.wdl.score(),
-        elo,
-        err,
         100.0 * r.wdl.los(),
         100.0 * r.wdl.draw_rate()
     );
