@@ -32,28 +32,16 @@ fn assert_same_files(a: &Path, b: &Path) {
     }
 }
 
+/// The arguments of the small runs these tests make: 10 games at 300 nodes, seed 7, PGN.
+fn run_args(variant: &str, out: &Path, extra: &[&str]) -> Vec<String> {
+    let base = ["selfplay", "--variant", variant, "--games", "10", "--nodes", "300", "--random-plies", "4"];
+    let more = ["--max-plies", "80", "--seed", "7", "--pgn", "--out", out.to_str().unwrap()];
+    base.iter().chain(&more).chain(extra).map(|s| s.to_string()).collect()
+}
+
 fn run(variant: &str, out: &Path, extra: &[&str]) {
-    let mut args = vec![
-        "selfplay",
-        "--variant",
-        variant,
-        "--games",
-        "10",
-        "--nodes",
-        "300",
-        "--random-plies",
-        "4",
-        "--max-plies",
-        "80",
-        "--seed",
-        "7",
-        "--pgn",
-        "--out",
-    ];
-    let out = out.to_str().unwrap();
-    args.push(out);
-    args.extend_from_slice(extra);
-    ok(&args);
+    let args = run_args(variant, out, extra);
+    ok(&args.iter().map(|s| s.as_str()).collect::<Vec<_>>());
 }
 
 #[test]
@@ -104,26 +92,7 @@ fn a_killed_run_resumes_to_the_same_files() {
     let cut = tmp("killed");
     let out = cut.display().to_string();
     let mut child = Command::new(env!("CARGO_BIN_EXE_hoplite"))
-        .args([
-            "selfplay",
-            "--variant",
-            "sultan",
-            "--games",
-            "10",
-            "--nodes",
-            "300",
-            "--random-plies",
-            "4",
-            "--max-plies",
-            "80",
-            "--seed",
-            "7",
-            "--pgn",
-            "--threads",
-            "2",
-            "--out",
-            &out,
-        ])
+        .args(run_args("sultan", &cut, &["--threads", "2"]))
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -147,25 +116,9 @@ fn a_killed_run_resumes_to_the_same_files() {
     let o = hoplite(&["selfplay", "--variant", "sultan", "--games", "10", "--out", &out]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
-    let o = hoplite(&[
-        "selfplay",
-        "--variant",
-        "sultan",
-        "--games",
-        "12",
-        "--nodes",
-        "300",
-        "--random-plies",
-        "4",
-        "--max-plies",
-        "80",
-        "--seed",
-        "7",
-        "--pgn",
-        "--out",
-        &out,
-        "--resume",
-    ]);
+    let mut changed = run_args("sultan", &cut, &["--resume"]);
+    changed[4] = "12".into();
+    let o = hoplite(&changed.iter().map(|s| s.as_str()).collect::<Vec<_>>());
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("games = 12"), "{}", String::from_utf8_lossy(&o.stderr));
     run("sultan", &cut, &["--threads", "2", "--resume"]);
@@ -239,26 +192,7 @@ fn bad_input_gets_a_clear_error() {
     lines[3] = "2,chess,default,notanumber,hoplite,hoplite,x,1-0,checkmate,10,x,5,";
     let corrupt = lines.join("\n") + "\n";
     std::fs::write(d.join("games.csv"), &corrupt).unwrap();
-    let out = d.display().to_string();
-    let e = err(&[
-        "selfplay",
-        "--variant",
-        "chess",
-        "--games",
-        "10",
-        "--nodes",
-        "300",
-        "--random-plies",
-        "4",
-        "--max-plies",
-        "80",
-        "--seed",
-        "7",
-        "--pgn",
-        "--out",
-        &out,
-        "--resume",
-    ]);
+    let e = err(&run_args("chess", &d, &["--resume"]).iter().map(|s| s.as_str()).collect::<Vec<_>>());
     assert!(e.contains("games.csv:4"), "{e}");
     assert_eq!(std::fs::read_to_string(d.join("games.csv")).unwrap(), corrupt);
 }

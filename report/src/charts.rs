@@ -23,32 +23,56 @@ fn e(x: impl std::fmt::Display) -> String {
     x.to_string()
 }
 
+/// A chart whose x axis is categories `0..n` (labelled by `names`) and y runs `y0..y1`.
+fn categorical<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    title: &str,
+    names: &'a [String],
+    y: std::ops::Range<f64>,
+    y_desc: &str,
+) -> std::result::Result<
+    ChartContext<
+        'a,
+        SVGBackend<'b>,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+    String,
+> {
+    let n = names.len().max(1);
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, (FONT, 18))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, y)
+        .map_err(e)?;
+    let label = |x: &f64| {
+        let i = x.round();
+        if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
+            names[i as usize].clone()
+        } else {
+            String::new()
+        }
+    };
+    chart
+        .configure_mesh()
+        .x_labels(n)
+        .x_label_formatter(&label)
+        .y_label_formatter(&|v| if y_desc == "games" { format!("{v:.0}") } else { format!("{v:.1}") })
+        .y_desc(y_desc)
+        .disable_x_mesh()
+        .draw()
+        .map_err(e)?;
+    Ok(chart)
+}
+
 /// Each configuration's White and Black score with 95% error bars.
 pub fn scores(configs: &[(String, f64, f64, f64)]) -> Result {
+    let names: Vec<String> = configs.iter().map(|c| c.0.clone()).collect();
+    let n = names.len();
     draw(|root| {
-        let n = configs.len();
-        let mut chart = ChartBuilder::on(&root)
-            .caption("Score per configuration (95% confidence interval)", (FONT, 18))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(48)
-            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..1f64)
-            .map_err(e)?;
-        chart
-            .configure_mesh()
-            .x_labels(n.max(1))
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
-                    configs[i as usize].0.clone()
-                } else {
-                    String::new()
-                }
-            })
-            .y_desc("score")
-            .disable_x_mesh()
-            .draw()
-            .map_err(e)?;
+        let mut chart =
+            categorical(&root, "Score per configuration (95% confidence interval)", &names, 0f64..1f64, "score")?;
         chart.draw_series(LineSeries::new([(-0.5, 0.5), (n as f64 - 0.5, 0.5)], BLACK.mix(0.4))).map_err(e)?;
         let white = configs.iter().enumerate().map(|(i, c)| (i as f64 - 0.1, c.1, c.2, c.3));
         let black = configs.iter().enumerate().map(|(i, c)| (i as f64 + 0.1, 1.0 - c.1, 1.0 - c.3, 1.0 - c.2));
@@ -71,31 +95,8 @@ pub fn scores(configs: &[(String, f64, f64, f64)]) -> Result {
 /// Counts per category and series, as grouped bars.
 pub fn grouped_bars(title: &str, categories: &[String], series: &[(String, Vec<u64>)]) -> Result {
     draw(|root| {
-        let n = categories.len().max(1);
         let top = series.iter().flat_map(|s| s.1.iter()).copied().max().unwrap_or(1).max(1) as f64 * 1.1;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, (FONT, 18))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
-            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..top)
-            .map_err(e)?;
-        chart
-            .configure_mesh()
-            .x_labels(n)
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < categories.len() {
-                    categories[i as usize].clone()
-                } else {
-                    String::new()
-                }
-            })
-            .y_desc("games")
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .disable_x_mesh()
-            .draw()
-            .map_err(e)?;
+        let mut chart = categorical(&root, title, categories, 0f64..top, "games")?;
         let k = series.len().max(1) as f64;
         let width = 0.8 / k;
         for (j, (name, counts)) in series.iter().enumerate() {
@@ -187,31 +188,10 @@ pub fn lines(title: &str, x_desc: &str, y_desc: &str, series: &[(String, Vec<(f6
 
 /// Values with ± error bars, one per label.
 pub fn values(title: &str, y_desc: &str, items: &[(String, f64, f64)]) -> Result {
-    let n = items.len().max(1);
     let top = items.iter().map(|i| i.1 + i.2).fold(1.0f64, f64::max) * 1.1;
+    let names: Vec<String> = items.iter().map(|i| i.0.clone()).collect();
     draw(|root| {
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, (FONT, 18))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
-            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..top)
-            .map_err(e)?;
-        chart
-            .configure_mesh()
-            .x_labels(n)
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < items.len() {
-                    items[i as usize].0.clone()
-                } else {
-                    String::new()
-                }
-            })
-            .y_desc(y_desc)
-            .disable_x_mesh()
-            .draw()
-            .map_err(e)?;
+        let mut chart = categorical(&root, title, &names, 0f64..top, y_desc)?;
         chart
             .draw_series(items.iter().enumerate().map(|(i, (_, v, se))| {
                 ErrorBar::new_vertical(i as f64, v - se, *v, v + se, BLUE.filled().stroke_width(2), 12)
