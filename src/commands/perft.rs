@@ -37,7 +37,7 @@ pub fn run(a: PerftArgs) -> CmdResult {
     if let Some(path) = &a.suite {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read suite '{path}': {e}"))?;
         let lines = parse_suite(path, &text)?;
-        let (mut failed, mut total, start) = (0, 0u64, Instant::now());
+        let (mut failed, mut checks, mut total, start) = (0, 0, 0u64, Instant::now());
         for l in &lines {
             let mut pos = Position::from_fen(&variant, &l.fen).map_err(|e| format!("{path}:{}: {e}", l.line))?;
             for &(depth, expected) in &l.counts {
@@ -48,6 +48,7 @@ pub fn run(a: PerftArgs) -> CmdResult {
                 total += got;
                 let ok = got == expected;
                 failed += usize::from(!ok);
+                checks += 1;
                 println!(
                     "{} line {} D{depth}: {got} {}",
                     if ok { "ok  " } else { "FAIL" },
@@ -57,7 +58,8 @@ pub fn run(a: PerftArgs) -> CmdResult {
             }
         }
         report_speed(total, start);
-        println!("{} of the suite's checks failed", failed);
+        println!("{failed} of {checks} checks failed");
+        println!("Nodes searched: {total}");
         return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE });
     }
     let depth = a.depth.ok_or("perft needs --depth N (or --suite FILE)")?;
