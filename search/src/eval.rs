@@ -9,6 +9,11 @@
 //!   edge rank.
 //! - `advance`: per piece, the ranks it stands from its own back rank.
 //! - `mobility`: per piece, its pseudo-legal moves (to empty squares or captures).
+//!
+//! And two terms of the position as a whole (`[side]` in the weights file, 0 by default):
+//! - `tempo`: +1 for the side to move;
+//! - `white`: +1 for White, always: the balance of two different armies (Spartan chess), which
+//!   the tuner would otherwise fold into the piece values.
 
 use hoplite_core::{Position, Variant, WHITE};
 use serde::{Deserialize, Serialize};
@@ -20,8 +25,10 @@ pub const MATERIAL: usize = 0;
 pub const CENTRE: usize = 1;
 pub const ADVANCE: usize = 2;
 pub const MOBILITY: usize = 3;
+/// The whole-position terms, after the per-piece groups.
+pub const SIDE: [&str; 2] = ["tempo", "white"];
 
-/// All evaluation weights: `values[group * types + type]`.
+/// All evaluation weights: `values[group * types + type]`, then the `SIDE` terms.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     pub types: usize,
@@ -41,6 +48,8 @@ struct WeightsFile {
     advance: BTreeMap<String, i32>,
     #[serde(default)]
     mobility: BTreeMap<String, i32>,
+    #[serde(default)]
+    side: BTreeMap<String, i32>,
 }
 
 /// Mean number of moves of a piece type over all squares of an empty board.
@@ -69,6 +78,18 @@ impl Weights {
     pub fn set(&mut self, group: usize, ty: usize, value: i32) {
         self.values[group * self.types + ty] = value;
     }
+    /// Index of whole-position term `k` (of `SIDE`).
+    pub fn side_index(&self, k: usize) -> usize {
+        GROUPS.len() * self.types + k
+    }
+    /// (group name, key) of weight `j`, as the weights file names it.
+    pub fn name(&self, j: usize) -> (&'static str, String) {
+        if j >= GROUPS.len() * self.types {
+            ("side", SIDE[j - GROUPS.len() * self.types].to_string())
+        } else {
+            (GROUPS[j / self.types], self.letters[j % self.types].to_string())
+        }
+    }
 
     /// The defaults for a variant (see the module comment).
     pub fn defaults(v: &Variant) -> Weights {
@@ -76,7 +97,7 @@ impl Weights {
         let mut w = Weights {
             types,
             letters: v.pieces.iter().map(|p| p.letter).collect(),
-            values: vec![0; GROUPS.len() * types],
+            values: vec![0; GROUPS.len() * types + SIDE.len()],
         };
         for (t, p) in v.pieces.iter().enumerate() {
             let material = if p.royal {
@@ -123,6 +144,14 @@ impl Weights {
                 w.set(g, t, value);
             }
         }
+        for (key, &value) in &file.side {
+            let k = SIDE
+                .iter()
+                .position(|s| s == key)
+                .ok_or_else(|| format!("{label}: [side]: '{key}' is not one of {}", SIDE.join(", ")))?;
+            let j = w.side_index(k);
+            w.values[j] = value;
+        }
         Ok(w)
     }
 
@@ -135,6 +164,10 @@ impl Weights {
             }
             s += "\n";
         }
+        s += "[side]\n";
+        for (k, name) in SIDE.iter().enumerate() {
+            s += &format!("{name} = {}\n", self.values[self.side_index(k)]);
+        }
         s
     }
 }
@@ -143,15 +176,19 @@ impl Weights {
 pub fn features(pos: &Position) -> Vec<i32> {
     let v = pos.variant();
     let types = v.pieces.len();
-    let mut f = vec![0; GROUPS.len() * types];
-    visit(pos, |group, ty, sign, amount| f[group * types + ty] += sign * amount);
+    let mut f = vec![0; GROUPS.len() * types + SIDE.len()];
+    visit(pos, |j, amount| f[j] += amount);
     f
 }
 
-/// Calls `add(group, type, +1 for White / -1 for Black, amount)` for every feature occurrence.
+/// Calls `add(weight index, amount from White's view)` for every feature occurrence.
 #[inline(always)]
-fn visit(pos: &Position, mut add: impl FnMut(usize, usize, i32, i32)) {
+fn visit(pos: &Position, mut add: impl FnMut(usize, i32)) {
     let v = pos.variant();
+    let types = v.pieces.len();
+    let side = GROUPS.len() * types;
+    add(side, if pos.side_to_move() == WHITE { 1 } else { -1 });
+    add(side + 1, 1);
     let geo = v.geometry;
     let occ = pos.occupied();
     for colour in 0..2 {
@@ -163,16 +200,16 @@ fn visit(pos: &Position, mut add: impl FnMut(usize, usize, i32, i32)) {
             if pcs.is_empty() {
                 continue;
             }
-            add(MATERIAL, ty, sign, pcs.count() as i32);
+            add(MATERIAL * types + ty, sign * pcs.count() as i32);
             let ms = &v.moves[colour][ty];
             for sq in pcs {
                 let (f, r) = (geo.file(sq), geo.rank(sq));
                 let centre = f.min(geo.files - 1 - f) + r.min(geo.ranks - 1 - r);
-                add(CENTRE, ty, sign, centre as i32);
+                add(CENTRE * types + ty, sign * centre as i32);
                 let advance = if colour == WHITE { r } else { geo.ranks - 1 - r };
-                add(ADVANCE, ty, sign, advance as i32);
+                add(ADVANCE * types + ty, sign * advance as i32);
                 let (q, c) = ms.targets(&v.rays, sq, occ);
-                add(MOBILITY, ty, sign, ((q & !occ) | (c & enemy & !own)).count() as i32);
+                add(MOBILITY * types + ty, sign * ((q & !occ) | (c & enemy & !own)).count() as i32);
             }
         }
     }
@@ -181,7 +218,7 @@ fn visit(pos: &Position, mut add: impl FnMut(usize, usize, i32, i32)) {
 /// The evaluation in centipawns from the side to move's view.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let mut score = 0;
-    visit(pos, |group, ty, sign, amount| score += sign * amount * w.get(group, ty));
+    visit(pos, |j, amount| score += amount * w.values[j]);
     if pos.side_to_move() == WHITE {
         score
     } else {
@@ -234,6 +271,8 @@ mod tests {
         let v = Variant::builtin("spartan");
         let mut w = Weights::defaults(&v);
         w.set(MATERIAL, v.piece_index('g').unwrap(), 777);
+        let white = w.side_index(1);
+        w.values[white] = -35;
         let back = Weights::from_toml(&v, "w.toml", &w.to_toml()).unwrap();
         assert_eq!(back, w);
         let err = Weights::from_toml(&v, "w.toml", "[material]\nz = 5\n").unwrap_err();

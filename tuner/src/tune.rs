@@ -3,7 +3,7 @@
 use crate::data::{load, Loaded};
 use crate::fit::{fit_k, loss, standard_errors, Adam};
 use hoplite_core::Variant;
-use hoplite_search::eval::{GROUPS, MATERIAL};
+use hoplite_search::eval::{GROUPS, MATERIAL, SIDE};
 use hoplite_search::Weights;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -96,13 +96,18 @@ pub fn tune(
     let t0 = Instant::now();
     let loaded = load(variant, &start, files, o.strict, o.max_positions, &mut on_load)?;
     let load_secs = t0.elapsed().as_secs_f64();
-    let fitted: Vec<bool> = (0..GROUPS.len() * types)
+    // Per-piece weights, then the whole-position terms (tempo, White's balance): always fitted.
+    let fitted: Vec<bool> = (0..start.values.len())
         .map(|j| {
             let (g, t) = (j / types, j % types);
-            let royal = variant.pieces[t].royal;
+            if g >= GROUPS.len() {
+                return true;
+            }
+            // A royal piece's count rarely changes (never in chess: its feature is then zero and
+            // its weight stays put), but a second Spartan king is worth something.
             match (o.fit, g) {
-                (_, MATERIAL) => !royal && Some(t) != pawn,
-                (Fit::All, _) => !royal,
+                (_, MATERIAL) => Some(t) != pawn,
+                (Fit::All, _) => true,
                 (Fit::Material, _) => false,
             }
         })
@@ -111,7 +116,7 @@ pub fn tune(
         .map(|j| {
             if !fitted[j] {
                 0.0
-            } else if j / types == MATERIAL {
+            } else if j / types == MATERIAL || j >= GROUPS.len() * types {
                 5.0
             } else {
                 0.3
@@ -155,12 +160,19 @@ pub fn tune(
 pub fn values_table(v: &Variant, r: &TuneReport) -> String {
     let mut s = format!("{:<16} {:>6} {:>8} {:>8}\n", "piece", "letter", "pawns", "± s.e.");
     for (t, p) in v.pieces.iter().enumerate() {
-        if p.royal {
+        let se = r.errors[MATERIAL * v.pieces.len() + t];
+        if p.royal && se.is_none() {
             continue;
         }
         let val = r.weights.get(MATERIAL, t) as f64 / 100.0;
-        let se = r.errors[MATERIAL * v.pieces.len() + t].map_or("fixed".into(), |e| format!("{:.2}", e / 100.0));
+        let se = se.map_or("fixed".into(), |e| format!("{:.2}", e / 100.0));
         let _ = writeln!(s, "{:<16} {:>6} {:>8.2} {:>8}", p.name, p.letter, val, se);
+    }
+    for (k, name) in SIDE.iter().enumerate() {
+        let j = r.weights.side_index(k);
+        let se = r.errors[j].map_or("-".into(), |e| format!("{:.2}", e / 100.0));
+        let _ =
+            writeln!(s, "{:<16} {:>6} {:>8.2} {:>8}", format!("({name})"), "", r.weights.values[j] as f64 / 100.0, se);
     }
     s
 }
@@ -187,9 +199,10 @@ pub fn write(v: &Variant, r: &TuneReport, out: &Path) -> Result<(PathBuf, PathBu
     let mut c = String::from("group,letter,name,value,stderr,fitted\n");
     let types = v.pieces.len();
     for (j, &x) in r.weights.values.iter().enumerate() {
-        let (g, t) = (j / types, j % types);
+        let (group, key) = r.weights.name(j);
+        let name = if j < GROUPS.len() * types { v.pieces[j % types].name.as_str() } else { "" };
         let se = r.errors[j].map(|e| format!("{e:.2}")).unwrap_or_default();
-        let _ = writeln!(c, "{},{},{},{x},{se},{}", GROUPS[g], v.pieces[t].letter, v.pieces[t].name, r.fitted[j]);
+        let _ = writeln!(c, "{group},{key},{name},{x},{se},{}", r.fitted[j]);
     }
     std::fs::write(&values_path, c).map_err(|e| err(&values_path, e))?;
     Ok((loss_path, values_path))
