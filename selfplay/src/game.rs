@@ -223,3 +223,51 @@ pub fn play(g: &GameSetup) -> Result<GameRecord, String> {
         opening_san,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(variant: &str, adjudication: Adjudication, fen: Option<&str>) -> GameRecord {
+        let v = Variant::builtin(variant);
+        let engine =
+            EngineSpec { name: "e".into(), weights: Weights::defaults(&v), limits: Limits::nodes(300), random: false };
+        let start = fen.map_or(v.setup.clone(), String::from);
+        play(&GameSetup {
+            variant: &v,
+            config: "t",
+            game_id: 0,
+            seed: 5,
+            start_fen: &start,
+            opening: Opening::Fixed,
+            shared_opening: None,
+            white: &engine,
+            black: &engine,
+            adjudication,
+            record_san: true,
+            tt_megabytes: 1,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn resign_adjudication_gives_the_game_to_the_side_far_ahead() {
+        // White is a queen up: once both engines have said so twice each (the fourth search),
+        // White is given the game, three plies in.
+        let adj = Adjudication { max_plies: 400, resign: Some((500, 2)), draw: None };
+        let r = game("chess", adj, Some("4k3/pppp4/8/8/8/8/PPPP4/3QK3 w - - 0 1"));
+        assert_eq!((r.result, r.termination), (GameResult::WhiteWins, Termination::Adjudication));
+        assert_eq!(r.plies, 3);
+    }
+
+    #[test]
+    fn draw_adjudication_and_max_plies() {
+        let level = "4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1";
+        let adj = Adjudication { max_plies: 400, resign: None, draw: Some((50, 3, 0)) };
+        let r = game("chess", adj, Some(level));
+        assert_eq!((r.result, r.termination, r.plies), (GameResult::Draw, Termination::Adjudication, 5));
+        let r = game("chess", Adjudication { max_plies: 10, resign: None, draw: None }, None);
+        assert_eq!((r.result, r.termination, r.plies), (GameResult::Draw, Termination::MaxPlies, 10));
+        assert_eq!(r.san.len(), 10);
+    }
+}
