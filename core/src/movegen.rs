@@ -26,7 +26,7 @@ impl Position {
         let a = &v.attackers[by];
         for (t, ms, only) in &a.leapers {
             let mut pcs = self.by_type[*t] & mask;
-            if let Some([init]) = only {
+            if let Some(init) = only {
                 pcs &= *init;
             }
             if pcs.is_empty() {

@@ -194,7 +194,7 @@ impl Position {
             return;
         };
         let p = self.board[victim];
-        let one_file = targets.all_same(|s| geo.file(s) == geo.file(victim));
+        let one_file = targets.into_iter().all(|s| geo.file(s) == geo.file(victim));
         if p == 0 || code_colour(p) != mover || self.variant.ep_mask >> code_type(p) & 1 == 0 || !one_file {
             return;
         }
@@ -584,14 +584,5 @@ impl Position {
             .into_iter()
             .find(|&m| self.move_to_uci(m) == text)
             .ok_or_else(|| format!("'{text}' is not a legal move in {}", self.to_fen()))
-    }
-}
-
-trait AllSame {
-    fn all_same(self, f: impl Fn(usize) -> bool) -> bool;
-}
-impl AllSame for Bitboard {
-    fn all_same(self, f: impl Fn(usize) -> bool) -> bool {
-        self.into_iter().all(f)
     }
 }

@@ -83,7 +83,7 @@ pub struct Castling {
 #[derive(Clone, Debug, Default)]
 pub struct Attackers {
     /// (type, reversed non-rider captures, squares the piece must stand on for these).
-    pub leapers: Vec<(usize, MoveSet, Option<[Bitboard; 1]>)>,
+    pub leapers: Vec<(usize, MoveSet, Option<Bitboard>)>,
     /// (reversed direction, reach limit per square, types riding it as a bit mask).
     pub riders: Vec<(usize, Option<Vec<Bitboard>>, u32)>,
 }
@@ -547,7 +547,7 @@ impl Variant {
                 moves[c].push(MoveSet::compile(&geo, &rays, &oriented(c, &normal, false)));
                 initial_moves[c].push(MoveSet::compile(&geo, &rays, &oriented(c, &init, false)));
                 // Reversed captures, for attack detection.
-                for (rules, only) in [(normal, None), (init, Some([initial[c][t]]))] {
+                for (rules, only) in [(normal, None), (init, Some(initial[c][t]))] {
                     let caps: Vec<MoveRule> = rules
                         .iter()
                         .filter(|r| r.capture)
