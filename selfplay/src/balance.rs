@@ -1,12 +1,10 @@
 //! `hoplite balance CONFIG.toml`: one base variant and named overrides (a piece's Betza, a
 //! rule option, the setup), every configuration played with the same seeds and openings.
 
-use crate::game::{game_seed, random_opening, EngineSpec};
+use crate::game::{game_seed, EngineSpec};
 use crate::run::{Job, Progress};
 use crate::{output, EngineOptions, Openings, RunOptions, RunReport};
-use hoplite_core::{Position, Variant};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use hoplite_core::Variant;
 use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -94,17 +92,11 @@ pub fn run(b: &Balance, engine: &EngineOptions, opts: &RunOptions) -> Result<Run
         b.configs.iter().map(|(_, v)| engine.engine("hoplite", v).map(Arc::new)).collect::<Result<_, _>>()?;
     // Game ids in order: configuration-major. Each index's opening is drawn once, in the first
     // configuration, when its first game is taken.
-    let mut shared: Option<(u64, Arc<str>, Arc<Vec<String>>)> = None;
+    let mut last = None;
     let jobs = (0..n * games).filter(todo).map(move |id| {
         let (c, i) = ((id / games) as usize, id % games);
         let seed = game_seed(opts.seed, i);
-        if shared.as_ref().is_none_or(|s| s.0 != i) {
-            let start_fen = openings.start(&first, i);
-            let start = Position::from_fen(&first, &start_fen).expect("book and setup positions are checked");
-            let line = random_opening(&start, opts.random_plies, &mut ChaCha8Rng::seed_from_u64(seed));
-            shared = Some((i, start_fen, Arc::new(line.iter().map(|&m| first.move_to_uci(m)).collect())));
-        }
-        let (_, start_fen, line) = shared.clone().expect("set above");
+        let (start_fen, line) = openings.shared(&first, i, seed, &mut last);
         let (name, variant) = &b.configs[c];
         Job {
             game_id: id,

@@ -10,10 +10,13 @@ pub mod output;
 pub mod run;
 pub mod stats;
 
-use game::{game_seed, Adjudication, EngineSpec, Opening};
+use game::{game_seed, random_opening, Adjudication, EngineSpec, Opening};
+use hoplite_core::Position;
 use hoplite_core::Variant;
 use hoplite_search::{Limits, Weights};
 use output::Tallies;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use run::{Job, Progress};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -141,6 +144,9 @@ pub struct RunReport {
     pub games_per_second: f64,
 }
 
+/// A start FEN and the opening moves (UCI) played from it.
+pub(crate) type SharedOpening = (Arc<str>, Arc<Vec<String>>);
+
 /// Start positions and openings for game `index` (shared across configurations).
 pub(crate) struct Openings {
     book: Option<(Vec<String>, Vec<usize>)>,
@@ -165,6 +171,24 @@ impl Openings {
             Some((fens, order)) => fens[order[(index % fens.len() as u64) as usize]].as_str().into(),
             None => variant.setup.as_str().into(),
         }
+    }
+
+    /// The start FEN and random opening (UCI) of opening `index`, drawn in `variant` from
+    /// `seed`; the same index asked again in a row reuses the draw in `last`.
+    pub(crate) fn shared(
+        &self,
+        variant: &Arc<Variant>,
+        index: u64,
+        seed: u64,
+        last: &mut Option<(u64, SharedOpening)>,
+    ) -> SharedOpening {
+        if last.as_ref().is_none_or(|l| l.0 != index) {
+            let start_fen = self.start(variant, index);
+            let start = Position::from_fen(variant, &start_fen).expect("book and setup positions are checked");
+            let line = random_opening(&start, self.random_plies, &mut ChaCha8Rng::seed_from_u64(seed));
+            *last = Some((index, (start_fen, Arc::new(line.iter().map(|&m| variant.move_to_uci(m)).collect()))));
+        }
+        last.as_ref().expect("set above").1.clone()
     }
 
     pub(crate) fn opening(&self) -> Opening {

@@ -1,14 +1,12 @@
 //! `hoplite match`: engine A against engine B in colour-swapped pairs from the same openings;
 //! Elo ± error, LOS, pentanomial counts and an optional SPRT that stops the match.
 
-use crate::game::{game_seed, random_opening};
+use crate::game::game_seed;
 use crate::output::{self, GameRow};
 use crate::run::{Job, Progress};
 use crate::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::{EngineOptions, Openings, RunOptions};
-use hoplite_core::{Position, Variant};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use hoplite_core::Variant;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -110,17 +108,11 @@ pub fn run(
     let games = opts.games + opts.games % 2;
     let todo = |id: &u64| opts.in_shard(*id) && !done.contains(id);
     // Both games of a pair start from the same opening, drawn when the pair's first game is taken.
-    let mut shared: Option<(u64, Arc<str>, Arc<Vec<String>>)> = None;
+    let mut last = None;
     let jobs = (0..games).filter(todo).map(|id| {
         let pair = id / 2;
         let seed = game_seed(opts.seed, pair);
-        if shared.as_ref().is_none_or(|s| s.0 != pair) {
-            let start_fen = openings.start(&variant, pair);
-            let start = Position::from_fen(&variant, &start_fen).expect("book and setup positions are checked");
-            let line = random_opening(&start, opts.random_plies, &mut ChaCha8Rng::seed_from_u64(seed));
-            shared = Some((pair, start_fen, Arc::new(line.iter().map(|&m| variant.move_to_uci(m)).collect())));
-        }
-        let (_, start_fen, line) = shared.clone().expect("set above");
+        let (start_fen, line) = openings.shared(&variant, pair, seed, &mut last);
         let (white, black) = if id.is_multiple_of(2) { (&spec_a, &spec_b) } else { (&spec_b, &spec_a) };
         Job {
             game_id: id,
