@@ -196,3 +196,50 @@ fn bad_input_gets_a_clear_error() {
     assert!(e.contains("games.csv:4"), "{e}");
     assert_eq!(std::fs::read_to_string(d.join("games.csv")).unwrap(), corrupt);
 }
+
+#[test]
+fn a_book_supplies_the_start_positions() {
+    let d = tmp("book");
+    std::fs::create_dir_all(&d).unwrap();
+    let book = d.join("book.epd");
+    let fens = ["4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - -", "4k3/pppp4/8/8/8/8/PPPP4/4K2R b - -"];
+    std::fs::write(&book, format!("# two endgames\n{}\n{} bm Kd7;\n", fens[0], fens[1])).unwrap();
+    let out = d.join("run");
+    ok(&run_args("chess", &out, &["--book", book.to_str().unwrap()]).iter().map(|s| s.as_str()).collect::<Vec<_>>());
+    // Each game starts from a book position (then 4 random plies): the PGN's FEN tag says which.
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    let starts: Vec<&str> = pgn.lines().filter_map(|l| l.strip_prefix("[FEN \"")).collect();
+    assert_eq!(starts.len(), 10);
+    for f in &fens {
+        assert!(starts.iter().any(|s| s.starts_with(f)), "{f} never used");
+    }
+    assert!(starts.iter().all(|s| fens.iter().any(|f| s.starts_with(f))));
+}
+
+#[test]
+fn an_sprt_stops_a_match_once_it_decides() {
+    let d = tmp("sprt").display().to_string();
+    let o = hoplite(&[
+        "match",
+        "--variant",
+        "chess",
+        "--games",
+        "200",
+        "--a-nodes",
+        "2000",
+        "--b-random",
+        "--sprt",
+        "0,200,0.1,0.1",
+        "--max-plies",
+        "120",
+        "--out",
+        &d,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    let games = std::fs::read_to_string(Path::new(&d).join("games.csv")).unwrap().lines().count() - 1;
+    assert!(games < 200 && games.is_multiple_of(2), "{games} games: the test should stop early, after whole pairs");
+    let trace = std::fs::read_to_string(Path::new(&d).join("sprt.csv")).unwrap();
+    assert_eq!(trace.lines().count() - 1, games / 2, "one LLR per pair");
+}

@@ -116,10 +116,13 @@ impl Pentanomial {
         self.0.iter().sum()
     }
     /// Mean and variance of a pair's score per game (pair score / 2).
+    /// Mean and variance of a pair's score. Empty cells count 1e-3 (fishtest's
+    /// regularisation), so that a one-sided result still has a variance and the test decides.
     fn moments(&self) -> (f64, f64) {
-        let n = self.pairs() as f64;
-        let s: f64 = self.0.iter().enumerate().map(|(i, &c)| c as f64 * i as f64 / 4.0).sum::<f64>() / n;
-        let v: f64 = self.0.iter().enumerate().map(|(i, &c)| c as f64 * (i as f64 / 4.0 - s).powi(2)).sum::<f64>() / n;
+        let counts: Vec<f64> = self.0.iter().map(|&c| if c == 0 { 1e-3 } else { c as f64 }).collect();
+        let n: f64 = counts.iter().sum();
+        let s: f64 = counts.iter().enumerate().map(|(i, &c)| c * i as f64 / 4.0).sum::<f64>() / n;
+        let v: f64 = counts.iter().enumerate().map(|(i, &c)| c * (i as f64 / 4.0 - s).powi(2)).sum::<f64>() / n;
         (s, v)
     }
 }
@@ -173,7 +176,10 @@ impl Sprt {
 
     /// LLR from game results (trinomial).
     pub fn llr(&self, wdl: &Wdl) -> f64 {
-        self.llr_from(wdl.games() as f64, wdl.score(), wdl.variance())
+        let p = Pentanomial([wdl.losses, 0, wdl.draws, 0, wdl.wins]);
+        // The same regularised moments, with each game as a "pair" scoring 0, 1 or 2 halves.
+        let (s, v) = p.moments();
+        self.llr_from(wdl.games() as f64, s, v)
     }
 
     /// LLR from colour-swapped pairs (pentanomial), as fishtest uses.
@@ -247,6 +253,9 @@ mod tests {
         p.add(0.5, 0.5);
         assert_eq!(p.0, [1, 0, 1, 1, 0]);
         let t = Sprt::parse("0,10,0.05,0.05").unwrap();
+        // A clean sweep has no spread, yet it decides.
+        assert_eq!(t.state(t.llr_pairs(&Pentanomial([0, 0, 0, 0, 40]))), SprtState::AcceptH1);
+        assert_eq!(t.state(t.llr(&Wdl { wins: 80, draws: 0, losses: 0 })), SprtState::AcceptH1);
         let mut strong = Pentanomial([10, 20, 100, 200, 100]);
         assert_eq!(t.state(t.llr_pairs(&strong)), SprtState::AcceptH1);
         strong.0.reverse();

@@ -96,7 +96,7 @@ pub fn tune(
     let t0 = Instant::now();
     let loaded = load(variant, &start, files, o.strict, o.max_positions, &mut on_load)?;
     let load_secs = t0.elapsed().as_secs_f64();
-    // Per-piece weights, then the whole-position terms (tempo, White's balance): always fitted.
+    // Per-piece weights, then the whole-position term (White's balance): always fitted.
     let fitted: Vec<bool> = (0..start.values.len())
         .map(|j| {
             let (g, t) = (j / types, j % types);
