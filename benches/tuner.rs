@@ -1,13 +1,17 @@
-//! One tuner epoch over a million positions (20 features each, as chess positions have).
+//! One tuner epoch over a million chess positions: the features of positions from random
+//! games, stored as `hoplite tune` stores them (tapered weights and all).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use hoplite_core::{Position, Variant};
+use hoplite_search::{features, Weights};
 use hoplite_tuner::fit::Adam;
 use hoplite_tuner::Dataset;
 use std::time::Duration;
 
-fn dataset(n: usize, per: usize, weights: usize) -> Dataset {
-    let mut d = Dataset::default();
-    d.offsets.push(0);
+fn dataset(n: usize) -> (Dataset, Weights) {
+    let v = Variant::builtin("chess");
+    let w = Weights::defaults(&v);
+    let mut d = Dataset::new((0..w.len()).map(|j| w.end(j) as u8).collect());
     let mut s = 88172645463325252u64;
     let mut next = || {
         s ^= s << 13;
@@ -15,29 +19,35 @@ fn dataset(n: usize, per: usize, weights: usize) -> Dataset {
         s ^= s << 17;
         s
     };
-    for _ in 0..n {
-        for _ in 0..per {
-            d.index.push((next() % weights as u64) as u8);
-            d.value.push((next() % 7) as i16 - 3);
+    let (mut pos, mut moves, mut game) = (Position::startpos(&v), Vec::new(), 0);
+    while d.len() < n {
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() || pos.ply() > 200 {
+            (pos, game) = (Position::startpos(&v), game + 1);
+            continue;
         }
-        d.offsets.push(d.index.len() as u32);
-        d.result.push((next() % 3) as u8);
+        pos.make(moves[next() as usize % moves.len()]);
+        let f = features(&pos, &w);
+        let sparse: Vec<(u8, i16)> =
+            f.values.iter().enumerate().filter(|(_, &x)| x != 0).map(|(j, &x)| (j as u8, x as i16)).collect();
+        d.push(&sparse, f.phase as u8, (next() % 3) as u8, game);
     }
-    d
+    (d, w)
 }
 
 fn bench_epoch(c: &mut Criterion) {
     let n = 1_000_000;
-    let d = dataset(n, 20, 24);
+    let (d, w) = dataset(n);
     let mut g = c.benchmark_group("tuner");
     g.sample_size(10).measurement_time(Duration::from_secs(10)).warm_up_time(Duration::from_secs(1));
     g.throughput(Throughput::Elements(n as u64));
     g.bench_function("epoch/1M positions", |b| {
-        let mut w = vec![100.0; 24];
-        let mut adam = Adam::new(vec![1.0; 24]);
-        b.iter(|| adam.epoch(&d, &mut w, 1.0, 16384))
+        let mut x: Vec<f64> = w.values.iter().map(|&v| v as f64).collect();
+        let mut adam = Adam::new(vec![1.0; x.len()]);
+        b.iter(|| adam.epoch(&d, &mut x, 0.5, 16384))
     });
     g.finish();
+    println!("{} positions, {:.1} bytes each", d.len(), d.bytes() as f64 / d.len() as f64);
 }
 
 criterion_group!(benches, bench_epoch);

@@ -13,7 +13,8 @@ use std::process::ExitCode;
 pub enum FitArg {
     /// Piece values only.
     Material,
-    /// Every weight group (material, centre, advance, mobility).
+    /// Every weight: material, the positional tables (centre, advance, mobility, passed, each
+    /// with its endgame table) and the White-balance term.
     All,
 }
 
@@ -37,6 +38,10 @@ pub struct TuneArgs {
     /// Start with every piece worth a pawn.
     #[arg(long, conflicts_with = "start")]
     equal_start: bool,
+    /// Ridge penalty per squared centipawn holding the positional weights (all tables but
+    /// material) near their start values; 0 fits them freely. With --fit all only.
+    #[arg(long, default_value_t = hoplite_tuner::tune::DEFAULT_RIDGE)]
+    ridge: f64,
     /// Most epochs.
     #[arg(long, default_value_t = 300)]
     epochs: usize,
@@ -88,6 +93,7 @@ pub fn run(a: TuneArgs) -> CmdResult {
         },
         max_epochs: a.epochs,
         patience: a.patience,
+        ridge: a.ridge,
         strict: a.strict,
         max_positions: a.max_positions,
         ..Default::default()

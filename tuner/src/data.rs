@@ -2,6 +2,7 @@
 //! kept as its sparse evaluation features: a few bytes per position.
 
 use hoplite_core::{Position, Variant};
+use hoplite_search::eval::{PHASE, SIDE, TABLES};
 use hoplite_search::{features, Search, Weights};
 use rayon::prelude::*;
 use serde::Deserialize;
@@ -9,12 +10,17 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// Features of many positions, stored flat: position `i` has entries
-/// `offsets[i]..offsets[i + 1]` of `index` (weight index) and `value` (White minus Black).
+/// `offsets[i]..offsets[i + 1]` of `index` (weight index) and `value` (White minus Black), and
+/// its game phase; a tapered weight's feature also counts towards its endgame partner.
 #[derive(Default, Clone)]
 pub struct Dataset {
     pub offsets: Vec<u32>,
     pub index: Vec<u8>,
     pub value: Vec<i16>,
+    /// Game phase, 0 to `PHASE`.
+    pub phase: Vec<u8>,
+    /// The endgame partner of each weight (see `Weights::end`).
+    pub end: Vec<u8>,
     /// Result from White's view in halves: 0, 1 or 2.
     pub result: Vec<u8>,
     /// The game of each position, numbered from 0 in order of appearance (a game's positions
@@ -25,13 +31,17 @@ pub struct Dataset {
 }
 
 impl Dataset {
+    /// An empty set for weights whose endgame partners are `end`.
+    pub fn new(end: Vec<u8>) -> Dataset {
+        Dataset { end, ..Dataset::default() }
+    }
     pub fn len(&self) -> usize {
         self.result.len()
     }
     pub fn is_empty(&self) -> bool {
         self.result.is_empty()
     }
-    fn push(&mut self, f: &[(u8, i16)], result: u8, game_id: u64) {
+    pub fn push(&mut self, f: &[(u8, i16)], phase: u8, result: u8, game_id: u64) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
@@ -47,19 +57,27 @@ impl Dataset {
             self.value.push(v);
         }
         self.offsets.push(self.index.len() as u32);
+        self.phase.push(phase);
         self.result.push(result);
     }
-    /// Entries of position `i`.
+    /// Entries of position `i` as (weight index, feature value), tapered ones split between
+    /// the middlegame and the endgame weight by the phase.
     #[inline(always)]
     pub fn entries(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
         let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
-        self.index[a..b].iter().zip(&self.value[a..b]).map(|(&i, &v)| (i as usize, v as f64))
+        let mg = self.phase[i] as f64 / PHASE as f64;
+        self.index[a..b].iter().zip(&self.value[a..b]).flat_map(move |(&j, &v)| {
+            let (j, v, e) = (j as usize, v as f64, self.end[j as usize] as usize);
+            let tapered = e != j;
+            std::iter::once((j, if tapered { v * mg } else { v })).chain(tapered.then_some((e, v * (1.0 - mg))))
+        })
     }
     /// Heap bytes used.
     pub fn bytes(&self) -> usize {
         self.offsets.capacity() * 4
             + self.index.capacity()
             + self.value.capacity() * 2
+            + self.phase.capacity()
             + self.result.capacity()
             + self.game.capacity() * 4
     }
@@ -67,6 +85,7 @@ impl Dataset {
         self.offsets.shrink_to_fit();
         self.index.shrink_to_fit();
         self.value.shrink_to_fit();
+        self.phase.shrink_to_fit();
         self.result.shrink_to_fit();
         self.game.shrink_to_fit();
     }
@@ -97,8 +116,8 @@ fn is_validation(game_id: u64) -> bool {
     (z ^ (z >> 31)).is_multiple_of(10)
 }
 
-/// A row's quiet position as sparse features and its result, or why the row is bad.
-type Resolved = Result<(Vec<(u8, i16)>, u8), String>;
+/// A row's quiet position as sparse features, its phase and its result, or why the row is bad.
+type Resolved = Result<(Vec<(u8, i16)>, u8, u8), String>;
 
 /// The quiet position's sparse features, or why the row is bad.
 fn resolve(variant: &Arc<Variant>, search: &mut Search, fen: &str, result: &str) -> Resolved {
@@ -113,10 +132,15 @@ fn resolve(variant: &Arc<Variant>, search: &mut Search, fen: &str, result: &str)
     for m in line {
         pos.make(m);
     }
-    let f = features(&pos);
-    let sparse =
-        f.iter().enumerate().filter(|(_, &v)| v != 0).map(|(i, &v)| (i as u8, v.clamp(-32768, 32767) as i16)).collect();
-    Ok((sparse, r))
+    let f = features(&pos, &search.weights);
+    let sparse = f
+        .values
+        .iter()
+        .enumerate()
+        .filter(|(_, &v)| v != 0)
+        .map(|(i, &v)| (i as u8, v.clamp(-32768, 32767) as i16))
+        .collect();
+    Ok((sparse, f.phase as u8, r))
 }
 
 /// Reads positions.csv files. Malformed rows are skipped and listed (`strict`: the first is an
@@ -129,7 +153,17 @@ pub fn load(
     max_positions: Option<u64>,
     mut progress: impl FnMut(u64),
 ) -> Result<Loaded, String> {
-    let mut out = Loaded { train: Dataset::default(), valid: Dataset::default(), rows: 0, skipped: Vec::new() };
+    // Weight indices are stored in a byte.
+    if weights.len() > 256 {
+        return Err(format!(
+            "{} has {} piece types: the tuner handles at most {} (256 weights)",
+            variant.name,
+            weights.types,
+            (256 - SIDE.len()) / TABLES.len()
+        ));
+    }
+    let end: Vec<u8> = (0..weights.len()).map(|j| weights.end(j) as u8).collect();
+    let mut out = Loaded { train: Dataset::new(end.clone()), valid: Dataset::new(end), rows: 0, skipped: Vec::new() };
     const BATCH: usize = 8192;
     for path in files {
         let path = path.as_ref();
@@ -166,9 +200,9 @@ pub fn load(
             for (line, game_id, r) in resolved {
                 out.rows += 1;
                 match r {
-                    Ok((f, result)) => {
+                    Ok((f, phase, result)) => {
                         let set = if is_validation(game_id) { &mut out.valid } else { &mut out.train };
-                        set.push(&f, result, game_id);
+                        set.push(&f, phase, result, game_id);
                     }
                     Err(e) => {
                         let msg = format!("{}:{line}: {e}", path.display());
@@ -199,4 +233,18 @@ pub fn load(
         return Err(format!("all {} positions come from drawn games: they say nothing about piece values", out.rows));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tapered_feature_splits_between_its_two_weights_by_the_phase() {
+        // Weight 1 is tapered with weight 2 as its endgame partner; weight 0 is not.
+        let mut d = Dataset::new(vec![0, 2, 2]);
+        d.push(&[(0, 3), (1, 4)], (PHASE / 4) as u8, 2, 7);
+        let e: Vec<(usize, f64)> = d.entries(0).collect();
+        assert_eq!(e, [(0, 3.0), (1, 1.0), (2, 3.0)]);
+    }
 }

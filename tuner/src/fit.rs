@@ -103,11 +103,15 @@ pub struct Adam {
     t: i32,
     /// Step size per weight (0 for a weight that stays fixed).
     pub rate: Vec<f64>,
+    /// A ridge penalty `ridge[j] · (w[j] − prior[j])²` added to the loss per weight.
+    pub ridge: Vec<f64>,
+    pub prior: Vec<f64>,
 }
 
 impl Adam {
     pub fn new(rate: Vec<f64>) -> Adam {
-        Adam { m: vec![0.0; rate.len()], v: vec![0.0; rate.len()], t: 0, rate }
+        let n = rate.len();
+        Adam { m: vec![0.0; n], v: vec![0.0; n], t: 0, rate, ridge: vec![0.0; n], prior: vec![0.0; n] }
     }
 
     fn step(&mut self, w: &mut [f64], g: &[f64]) {
@@ -130,7 +134,10 @@ impl Adam {
         let mut start = 0;
         while start < d.len() {
             let end = (start + batch).min(d.len());
-            let g = gradient(d, w, k, start..end);
+            let mut g = gradient(d, w, k, start..end);
+            for (j, g) in g.iter_mut().enumerate() {
+                *g += 2.0 * self.ridge[j] * (w[j] - self.prior[j]);
+            }
             self.step(w, &g);
             start = end;
         }
@@ -264,22 +271,18 @@ fn invert(m: &[f64], p: usize) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hoplite_search::eval::PHASE;
 
     /// A dataset where one feature decides the result through a known logistic curve.
     fn synthetic(true_w: f64, k: f64, n: usize) -> Dataset {
-        let mut d = Dataset::default();
-        d.offsets.push(0);
+        let mut d = Dataset::new(vec![0]);
         let mut state = 12345u64;
         for i in 0..n {
             let x = (i % 7) as i16 - 3;
             let p = sigmoid(k, true_w * x as f64);
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let u = (state >> 11) as f64 / (1u64 << 53) as f64;
-            d.index.push(0);
-            d.value.push(x);
-            d.offsets.push(d.index.len() as u32);
-            d.result.push(if u < p { 2 } else { 0 });
-            d.game.push(i as u32);
+            d.push(&[(0, x)], PHASE as u8, if u < p { 2 } else { 0 }, i as u64);
         }
         d
     }
@@ -298,19 +301,34 @@ mod tests {
     }
 
     #[test]
+    fn a_ridge_holds_a_weight_near_its_prior() {
+        let d = synthetic(150.0, 1.0, 60_000);
+        let fit = |ridge: f64| {
+            let mut w = vec![50.0];
+            let mut adam = Adam::new(vec![2.0]);
+            adam.prior = vec![50.0];
+            adam.ridge = vec![ridge];
+            for _ in 0..200 {
+                adam.epoch(&d, &mut w, 1.0, 8192);
+            }
+            w[0]
+        };
+        let (free, held, pinned) = (fit(0.0), fit(1e-5), fit(1.0));
+        assert!((free - 150.0).abs() < 10.0, "{free}");
+        assert!(held > 55.0 && held < free - 10.0, "{held} vs {free}");
+        assert!((pinned - 50.0).abs() < 1.0, "{pinned}");
+    }
+
+    #[test]
     fn positions_of_one_game_count_as_one_observation() {
         // Every position copied ten times into its own game: ten times the rows, the same
         // information. The per-game errors stay put; naive ones would shrink by √10.
         let one = synthetic(150.0, 1.0, 20_000);
-        let mut ten = Dataset::default();
-        ten.offsets.push(0);
+        let mut ten = Dataset::new(vec![0]);
         for i in 0..one.len() {
             for _ in 0..10 {
-                ten.index.push(one.index[i]);
-                ten.value.push(one.value[i]);
-                ten.offsets.push(ten.index.len() as u32);
-                ten.result.push(one.result[i]);
-                ten.game.push(i as u32);
+                let f: Vec<(u8, i16)> = one.entries(i).map(|(j, v)| (j as u8, v as i16)).collect();
+                ten.push(&f, PHASE as u8, one.result[i], i as u64);
             }
         }
         let w = [150.0];
