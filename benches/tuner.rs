@@ -47,7 +47,7 @@ fn bench_epoch(c: &mut Criterion) {
         b.iter(|| adam.epoch(&d, &mut x, 0.5, 16384))
     });
     g.finish();
-    println!("{} positions, {:.1} bytes each", d.len(), d.bytes() as f64 / d.len() as f64);
+    println!("{} positions, {:.1} features each", d.len(), d.index.len() as f64 / d.len() as f64);
 }
 
 criterion_group!(benches, bench_epoch);

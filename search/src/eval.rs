@@ -272,31 +272,32 @@ impl Weights {
     }
 
     /// The game phase of a position, 0 to `PHASE`.
-    #[inline(always)]
     pub fn phase(&self, pos: &Position) -> i32 {
-        let s = &self.shape;
-        if s.phase_start == 0 {
-            return PHASE;
+        let material = (0..self.types).map(|t| pos.type_bb(t).count() as i32 * self.shape.phase_value[t]).sum();
+        self.phase_of(material)
+    }
+
+    /// The phase for this much phase material on the board.
+    #[inline(always)]
+    fn phase_of(&self, material: i32) -> i32 {
+        match self.shape.phase_start {
+            0 => PHASE,
+            start => (PHASE * material / start).min(PHASE),
         }
-        let material: i32 = (0..self.types)
-            .filter(|&t| s.phase_value[t] != 0)
-            .map(|t| pos.type_bb(t).count() as i32 * s.phase_value[t])
-            .sum();
-        (PHASE * material / s.phase_start).min(PHASE)
     }
 }
 
 /// Feature values of a position from White's view (see `Features`).
 pub fn features(pos: &Position, w: &Weights) -> Features {
     let mut values = vec![0; w.len()];
-    visit(pos, w, |j, _, amount| values[j] += amount);
-    Features { values, phase: w.phase(pos) }
+    let material = visit(pos, w, |j, _, amount| values[j] += amount);
+    Features { values, phase: w.phase_of(material) }
 }
 
 /// Calls `add(weight index, its endgame partner, amount from White's view)` for every feature
-/// occurrence.
+/// occurrence; returns the phase material on the board.
 #[inline(always)]
-fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) {
+fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) -> i32 {
     let v = pos.variant();
     let types = v.pieces.len();
     let end = (GROUPS.len() - 1) * types;
@@ -305,6 +306,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) {
     let geo = v.geometry;
     let occ = pos.occupied();
     let pawns = w.shape.pawns.iter().fold(Bitboard::EMPTY, |b, &t| b | pos.type_bb(t));
+    let mut material = 0;
     for colour in 0..2 {
         let sign = if colour == WHITE { 1 } else { -1 };
         let own = pos.colour_bb(colour);
@@ -316,37 +318,41 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) {
             if pcs.is_empty() {
                 continue;
             }
-            add(MATERIAL * types + ty, MATERIAL * types + ty, sign * pcs.count() as i32);
+            let count = pcs.count() as i32;
+            material += count * w.shape.phase_value[ty];
+            add(MATERIAL * types + ty, MATERIAL * types + ty, sign * count);
             let ms = &v.moves[colour][ty];
             let pawn = v.pieces[ty].pawn;
+            // Per group, the sum over this type's pieces: one weight lookup per group and type.
+            let (mut centre, mut advance, mut mobility, mut passed) = (0, 0, 0, 0);
             for sq in pcs {
                 let (f, r) = (geo.file(sq), geo.rank(sq));
-                let centre = f.min(geo.files - 1 - f) + r.min(geo.ranks - 1 - r);
-                let j = CENTRE * types + ty;
-                add(j, j + end, sign * centre as i32);
-                let advance = sign * if colour == WHITE { r } else { geo.ranks - 1 - r } as i32;
-                let j = ADVANCE * types + ty;
-                add(j, j + end, advance);
+                centre += f.min(geo.files - 1 - f) + r.min(geo.ranks - 1 - r);
+                let up = if colour == WHITE { r } else { geo.ranks - 1 - r };
+                advance += up;
                 let (q, c) = ms.targets(&v.rays, sq, occ);
-                let j = MOBILITY * types + ty;
-                add(j, j + end, sign * ((q & !occ) | (c & enemy & !own)).count() as i32);
+                mobility += ((q & !occ) | (c & enemy & !own)).count() as usize;
                 if pawn && (front[sq] & enemy_pawns).is_empty() {
-                    let j = PASSED * types + ty;
-                    add(j, j + end, advance);
+                    passed += up;
                 }
+            }
+            for (g, sum) in [(CENTRE, centre), (ADVANCE, advance), (MOBILITY, mobility), (PASSED, passed)] {
+                let j = g * types + ty;
+                add(j, j + end, sign * sum as i32);
             }
         }
     }
+    material
 }
 
 /// The evaluation in centipawns from the side to move's view.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let (mut mg, mut eg) = (0, 0);
-    visit(pos, w, |j, e, amount| {
+    let material = visit(pos, w, |j, e, amount| {
         mg += amount * w.values[j];
         eg += amount * w.values[e];
     });
-    let phase = w.phase(pos);
+    let phase = w.phase_of(material);
     let score = (mg * phase + eg * (PHASE - phase)) / PHASE;
     if pos.side_to_move() == WHITE {
         score
