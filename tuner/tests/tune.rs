@@ -13,6 +13,13 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
+/// `positions.csv` in a fresh directory `name`, holding `text`.
+fn positions(name: &str, text: &str) -> PathBuf {
+    let file = dir(name).join("positions.csv");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
 const HEADER: &str = "game_id,ply,fen,result\n";
 // White is a rook up / Black is a rook up, in quiet positions.
 const WHITE_UP: &str = "4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1";
@@ -36,19 +43,17 @@ fn rows(n: usize) -> String {
 
 #[test]
 fn a_rook_is_worth_what_the_results_say() {
-    let d = dir("rook");
-    let file = d.join("positions.csv");
-    std::fs::write(&file, rows(4000)).unwrap();
+    let file = positions("rook", &rows(4000));
     let v = Variant::builtin("chess");
     let o = TuneOptions { start: Start::Equal, max_epochs: 400, patience: 50, batch: 512, ..Default::default() };
-    let r = tune(&v, &[file], &o, |_| {}, |_, _, _| {}).unwrap();
+    let r = tune(&v, std::slice::from_ref(&file), &o, |_| {}, |_, _, _| {}).unwrap();
     // P(win) = 0.8 = 1 / (1 + 10^(-K·E/400)) for the evaluation E of the rook-up position:
     // K·E = 400·log10(4) ≈ 240.8.
     let pos = hoplite_core::Position::from_fen(&v, WHITE_UP).unwrap();
     let e = hoplite_search::evaluate(&pos, &r.weights) as f64;
     assert!((r.k * e - 240.8).abs() < 12.0, "K = {}, E = {e}", r.k);
     assert!(r.weights.get(0, v.piece_index('r').unwrap()) > 50);
-    let out = d.join("w.toml");
+    let out = file.with_file_name("w.toml");
     let (loss, values) = hoplite_tuner::tune::write(&v, &r, &out).unwrap();
     let back = Weights::load(&v, &out).unwrap();
     assert_eq!(back, r.weights);
@@ -75,9 +80,7 @@ fn endings(n: usize) -> String {
 
 #[test]
 fn endings_move_only_endgame_weights_and_the_ridge_holds_them() {
-    let d = dir("endings");
-    let file = d.join("positions.csv");
-    std::fs::write(&file, endings(4000)).unwrap();
+    let file = positions("endings", &endings(4000));
     let v = Variant::builtin("chess");
     let start = Weights::defaults(&v);
     let fit = |ridge: f64| {
