@@ -143,7 +143,7 @@ pub struct VariantSpec {
 }
 
 /// Line number (1-based) of a byte offset.
-fn line_of(src: &str, offset: usize) -> usize {
+pub fn line_of(src: &str, offset: usize) -> usize {
     src[..offset.min(src.len())].bytes().filter(|&b| b == b'\n').count() + 1
 }
 

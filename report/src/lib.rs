@@ -278,7 +278,7 @@ fn tune_section(weights: &Path, loss: &Path, values: &Path, body: &mut String) -
     let _ =
         writeln!(body, "<table><tr><th>piece</th><th>letter</th><th>value (pawns)</th><th>± standard error</th></tr>");
     let mut items = Vec::new();
-    for r in v.rows.iter().filter(|r| v.get(r, "group") == "material") {
+    for r in v.rows.iter().filter(|r| v.get(r, "table") == "material" || v.get(r, "group") == "material") {
         let value: f64 = v.num(r, "value", values)? / 100.0;
         let se: Option<f64> = v.get(r, "stderr").parse::<f64>().ok().map(|x| x / 100.0);
         if value == 0.0 && se.is_none() {

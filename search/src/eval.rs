@@ -25,10 +25,12 @@
 //!   was tried and dropped: fitted on quiet positions it came out negative and cost 40 to 55
 //!   Elo in chess and Sultan's Game.)
 
+use hoplite_core::spec::line_of;
 use hoplite_core::{Bitboard, Position, Variant, WHITE};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
+use toml::Spanned;
 
 pub const GROUPS: [&str; 5] = ["material", "centre", "advance", "mobility", "passed"];
 pub const MATERIAL: usize = 0;
@@ -109,7 +111,7 @@ impl Shape {
     fn new(v: &Variant) -> Shape {
         let types = v.pieces.len();
         let phase_value: Vec<i32> = (0..types)
-            .map(|t| if v.pieces[t].royal || v.pieces[t].pawn { 0 } else { default_material(v, t) })
+            .map(|t| if v.pieces[t].royal || v.pieces[t].pawn { 0 } else { default_material(v, t).max(0) })
             .collect();
         let phase_start =
             (0..types).map(|t| (v.start_counts[0][t] + v.start_counts[1][t]) as i32 * phase_value[t]).sum();
@@ -201,47 +203,37 @@ impl Weights {
     }
 
     pub fn from_toml(v: &Variant, label: &str, text: &str) -> Result<Weights, String> {
-        let line_of = |offset: usize| text[..offset].lines().count().max(1);
-        let file: BTreeMap<String, BTreeMap<String, i32>> = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| format!(":{}", line_of(s.start))).unwrap_or_default();
+        type Table = BTreeMap<Spanned<String>, i32>;
+        let file: BTreeMap<Spanned<String>, Table> = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| format!(":{}", line_of(text, s.start))).unwrap_or_default();
             format!("{label}{line}: {}", e.message())
         })?;
-        // The line of a table's header, for errors about its name or keys.
-        let at = |table: &str| {
-            text.lines()
-                .position(|l| l.trim().trim_start_matches('[').trim_end_matches(']').trim() == table)
-                .map(|i| format!(":{}", i + 1))
-                .unwrap_or_default()
-        };
+        let at = |key: &Spanned<String>| format!("{label}:{}", line_of(text, key.span().start));
         let mut w = Weights::defaults(v);
         let mut given = vec![false; w.len()];
         for (table, entries) in &file {
-            if table == "side" {
+            let name = table.get_ref();
+            if name == "side" {
                 for (key, &value) in entries {
-                    let k = SIDE.iter().position(|s| s == key).ok_or_else(|| {
-                        format!("{label}{}: [side]: '{key}' is not one of {}", at(table), SIDE.join(", "))
+                    let k = SIDE.iter().position(|s| s == key.get_ref()).ok_or_else(|| {
+                        format!("{}: [side]: '{}' is not one of {}", at(key), key.get_ref(), SIDE.join(", "))
                     })?;
                     let j = w.side_index(k);
                     w.values[j] = value;
                 }
                 continue;
             }
-            let g = TABLES.iter().position(|t| t == table).ok_or_else(|| {
-                format!(
-                    "{label}{}: [{table}] is not a table of weights (one of {}, side)",
-                    at(table),
-                    TABLES.join(", ")
-                )
+            let g = TABLES.iter().position(|t| t == name).ok_or_else(|| {
+                format!("{}: [{name}] is not a table of weights (one of {}, side)", at(table), TABLES.join(", "))
             })?;
-            for (letter, &value) in entries {
+            for (key, &value) in entries {
+                let letter = key.get_ref();
                 let t = letter
                     .chars()
                     .next()
                     .filter(|_| letter.chars().count() == 1)
                     .and_then(|c| v.piece_index(c))
-                    .ok_or_else(|| {
-                        format!("{label}{}: [{table}]: '{letter}' is not a piece letter of {}", at(table), v.name)
-                    })?;
+                    .ok_or_else(|| format!("{}: [{name}]: '{letter}' is not a piece letter of {}", at(key), v.name))?;
                 w.set(g, t, value);
                 given[g * w.types + t] = true;
             }
@@ -281,7 +273,8 @@ impl Weights {
     #[inline(always)]
     fn phase_of(&self, material: i32) -> i32 {
         match self.shape.phase_start {
-            0 => PHASE,
+            // No pieces at the start: every position is an ending.
+            0 => 0,
             start => (PHASE * material / start).min(PHASE),
         }
     }
@@ -345,15 +338,17 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
     material
 }
 
-/// The evaluation in centipawns from the side to move's view.
+/// The evaluation in centipawns from the side to move's view, kept below the mate scores.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
-    let (mut mg, mut eg) = (0, 0);
+    // In i64, as a weights file may hold any i32.
+    let (mut mg, mut eg) = (0i64, 0i64);
     let material = visit(pos, w, |j, e, amount| {
-        mg += amount * w.values[j];
-        eg += amount * w.values[e];
+        mg += amount as i64 * w.values[j] as i64;
+        eg += amount as i64 * w.values[e] as i64;
     });
-    let phase = w.phase_of(material);
-    let score = (mg * phase + eg * (PHASE - phase)) / PHASE;
+    let phase = w.phase_of(material) as i64;
+    let limit = (crate::search::MATE_BOUND - 1) as i64;
+    let score = ((mg * phase + eg * (PHASE as i64 - phase)) / PHASE as i64).clamp(-limit, limit) as i32;
     if pos.side_to_move() == WHITE {
         score
     } else {
@@ -454,6 +449,20 @@ mod tests {
     }
 
     #[test]
+    fn a_variant_without_pieces_is_all_ending_and_huge_weights_stay_below_mate() {
+        let v =
+            Variant::from_toml("t", "extends = \"chess\"\nsetup = \"4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1\"\n")
+                .unwrap();
+        let mut w = Weights::defaults(&v);
+        let pos = Position::startpos(&v);
+        assert_eq!(w.phase(&pos), 0);
+        let p = v.piece_index('p').unwrap();
+        w.set(MATERIAL, p, i32::MAX);
+        let up = Position::from_fen(&v, "4k3/8/8/8/8/8/PPPPPPPP/4K3 w - - 0 1").unwrap();
+        assert_eq!(evaluate(&up, &w), crate::search::MATE_BOUND - 1);
+    }
+
+    #[test]
     fn estimated_values_follow_mobility() {
         let v = Variant::from_toml("t", "extends = \"chess\"\n[[pieces]]\nletter = \"a\"\nbetza = \"BN\"\n").unwrap();
         let w = Weights::defaults(&v);
@@ -478,6 +487,11 @@ mod tests {
         assert!(err.starts_with("w.toml:4: [materials] is not a table"), "{err}");
         let err = Weights::from_toml(&v, "w.toml", "[material]\ng = \"five\"\n").unwrap_err();
         assert!(err.starts_with("w.toml:2"), "{err}");
+        // Errors at the start of a line name that line; a bad letter names its own line.
+        let err = Weights::from_toml(&v, "w.toml", "[material]\ng = 5\ng = 6\n").unwrap_err();
+        assert!(err.starts_with("w.toml:3"), "{err}");
+        let err = Weights::from_toml(&v, "w.toml", "[mobility] # per move\ng = 5\nz = 6\n").unwrap_err();
+        assert!(err.starts_with("w.toml:3: [mobility]: 'z'"), "{err}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use crate::game::{game_seed, EngineSpec};
 use crate::run::{Job, Progress};
 use crate::{output, EngineOptions, Openings, RunOptions, RunReport};
+use hoplite_core::spec::line_of;
 use hoplite_core::Variant;
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -43,7 +44,7 @@ pub fn load(path: &Path) -> Result<Balance, String> {
     let text =
         std::fs::read_to_string(path).map_err(|e| format!("cannot read balance config '{}': {e}", path.display()))?;
     let file: BalanceFile = toml::from_str(&text).map_err(|e| {
-        let line = e.span().map(|s| format!(":{}", text[..s.start].lines().count().max(1))).unwrap_or_default();
+        let line = e.span().map(|s| format!(":{}", line_of(&text, s.start))).unwrap_or_default();
         format!("{}{line}: {}", path.display(), e.message())
     })?;
     if file.configs.is_empty() {
@@ -120,4 +121,16 @@ pub fn run(b: &Balance, engine: &EngineOptions, opts: &RunOptions) -> Result<Run
     })?;
     output::write_summary(&opts.out, &out.tallies)?;
     Ok(RunReport { tallies: out.tallies, played, games_per_second: progress.games_per_second() })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_config_error_names_its_line() {
+        let path = std::env::temp_dir().join(format!("hoplite-balance-{}.toml", std::process::id()));
+        std::fs::write(&path, "variant = \"chess\"\n[[configs]]\nname = \"a\"\nname = \"b\"\n").unwrap();
+        let e = super::load(&path).err().unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert!(e.starts_with(&format!("{}:4:", path.display())), "{e}");
+    }
 }

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum FitArg {
-    /// Piece values only.
+    /// Piece values (and the White-balance term).
     Material,
     /// Every weight: material, the positional tables (centre, advance, mobility, passed, each
     /// with its endgame table) and the White-balance term.

@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// Features of many positions, stored flat: position `i` has entries
 /// `offsets[i]..offsets[i + 1]` of `index` (weight index) and `value` (White minus Black), and
 /// its game phase; a tapered weight's feature also counts towards its endgame partner.
-#[derive(Default, Clone)]
+#[derive(Clone)]
 pub struct Dataset {
     pub offsets: Vec<u32>,
     pub index: Vec<u8>,
@@ -33,7 +33,16 @@ pub struct Dataset {
 impl Dataset {
     /// An empty set for weights whose endgame partners are `end`.
     pub fn new(end: Vec<u8>) -> Dataset {
-        Dataset { end, ..Dataset::default() }
+        Dataset {
+            offsets: vec![0],
+            index: Vec::new(),
+            value: Vec::new(),
+            phase: Vec::new(),
+            end,
+            result: Vec::new(),
+            game: Vec::new(),
+            last_game_id: None,
+        }
     }
     pub fn len(&self) -> usize {
         self.result.len()
@@ -42,9 +51,6 @@ impl Dataset {
         self.result.is_empty()
     }
     pub fn push(&mut self, f: &[(u8, i16)], phase: u8, result: u8, game_id: u64) {
-        if self.offsets.is_empty() {
-            self.offsets.push(0);
-        }
         let game = match (self.last_game_id, self.game.last()) {
             (Some(id), Some(&g)) if id == game_id => g,
             (_, Some(&g)) => g + 1,
@@ -60,17 +66,22 @@ impl Dataset {
         self.phase.push(phase);
         self.result.push(result);
     }
-    /// Entries of position `i` as (weight index, feature value), tapered ones split between
-    /// the middlegame and the endgame weight by the phase.
+    /// Calls `f(weight index, feature value)` for each entry of position `i`, a tapered one
+    /// split between its middlegame and endgame weight by the phase.
     #[inline(always)]
-    pub fn entries(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
+    pub fn for_each_entry(&self, i: usize, mut f: impl FnMut(usize, f64)) {
         let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
         let mg = self.phase[i] as f64 / PHASE as f64;
-        self.index[a..b].iter().zip(&self.value[a..b]).flat_map(move |(&j, &v)| {
-            let (j, v, e) = (j as usize, v as f64, self.end[j as usize] as usize);
-            let tapered = e != j;
-            std::iter::once((j, if tapered { v * mg } else { v })).chain(tapered.then_some((e, v * (1.0 - mg))))
-        })
+        for (&j, &v) in self.index[a..b].iter().zip(&self.value[a..b]) {
+            let (j, v) = (j as usize, v as f64);
+            let e = self.end[j] as usize;
+            if e == j {
+                f(j, v);
+            } else {
+                f(j, v * mg);
+                f(e, v * (1.0 - mg));
+            }
+        }
     }
     /// Heap bytes used.
     pub fn bytes(&self) -> usize {
@@ -244,7 +255,8 @@ mod tests {
         // Weight 1 is tapered with weight 2 as its endgame partner; weight 0 is not.
         let mut d = Dataset::new(vec![0, 2, 2]);
         d.push(&[(0, 3), (1, 4)], (PHASE / 4) as u8, 2, 7);
-        let e: Vec<(usize, f64)> = d.entries(0).collect();
+        let mut e = Vec::new();
+        d.for_each_entry(0, |j, v| e.push((j, v)));
         assert_eq!(e, [(0, 3.0), (1, 1.0), (2, 3.0)]);
     }
 }

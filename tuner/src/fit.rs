@@ -1,8 +1,9 @@
 //! Texel tuning: the win probability `1 / (1 + 10^(-K·eval/400))` fitted to game results by
-//! least squares; K first (golden-section search), then the weights by Adam on mini-batches,
-//! with early stopping on the validation loss and standard errors from the cluster-robust
-//! (per game) sandwich `(JᵀJ)⁻¹ (Σ_g u_g u_gᵀ) (JᵀJ)⁻¹`, `u_g` the summed `J_i·residual_i` of game
-//! `g`: positions of one game share its result, so they are not independent.
+//! least squares, with a ridge toward the start for chosen weights; K first (golden-section
+//! search), then the weights by Adam on mini-batches, with early stopping on the validation loss
+//! and standard errors from the cluster-robust (per game) sandwich `H⁻¹ (Σ_g u_g u_gᵀ) H⁻¹`,
+//! `H = JᵀJ + n·diag(ridge)`, `u_g` the summed `J_i·residual_i` of game `g`: positions of one
+//! game share its result, so they are not independent.
 
 use crate::data::Dataset;
 use rayon::prelude::*;
@@ -13,7 +14,9 @@ const CHUNK: usize = 4096;
 
 #[inline(always)]
 fn eval(d: &Dataset, i: usize, w: &[f64]) -> f64 {
-    d.entries(i).map(|(j, v)| w[j] * v).sum()
+    let mut sum = 0.0;
+    d.for_each_entry(i, |j, v| sum += w[j] * v);
+    sum
 }
 
 #[inline(always)]
@@ -79,9 +82,7 @@ fn gradient(d: &Dataset, w: &[f64], k: f64, range: std::ops::Range<usize>) -> Ve
                 let s = sigmoid(k, eval(d, i, w));
                 let r = d.result[i] as f64 / 2.0;
                 let common = 2.0 * (s - r) * s * (1.0 - s) * c;
-                for (j, v) in d.entries(i) {
-                    g[j] += common * v;
-                }
+                d.for_each_entry(i, |j, v| g[j] += common * v);
             }
             g
         })
@@ -144,9 +145,10 @@ impl Adam {
     }
 }
 
-/// Standard errors of the fitted weights (`fitted[j]`), cluster-robust by game; `None` for
-/// weights not fitted or not determined by the data.
-pub fn standard_errors(d: &Dataset, w: &[f64], k: f64, fitted: &[bool]) -> Vec<Option<f64>> {
+/// Standard errors of the fitted weights (`fitted[j]`), cluster-robust by game, of the
+/// objective with its ridge (`ridge[j]` per weight, as in `Adam`); `None` for weights not
+/// fitted or not determined by the data.
+pub fn standard_errors(d: &Dataset, w: &[f64], k: f64, fitted: &[bool], ridge: &[f64]) -> Vec<Option<f64>> {
     let idx: Vec<usize> = (0..w.len()).filter(|&j| fitted[j]).collect();
     let p = idx.len();
     let mut pos_of = vec![usize::MAX; w.len()];
@@ -159,7 +161,11 @@ pub fn standard_errors(d: &Dataset, w: &[f64], k: f64, fitted: &[bool]) -> Vec<O
         let s = sigmoid(k, eval(d, i, w));
         let common = s * (1.0 - s) * c;
         out.clear();
-        out.extend(d.entries(i).filter(|(j, _)| pos_of[*j] != usize::MAX).map(|(j, v)| (pos_of[j], common * v)));
+        d.for_each_entry(i, |j, v| {
+            if pos_of[j] != usize::MAX {
+                out.push((pos_of[j], common * v));
+            }
+        });
         s - d.result[i] as f64 / 2.0
     };
     // JᵀJ ("bread") in parallel chunks; the per-game scores ("meat") in one pass, since a
@@ -184,6 +190,13 @@ pub fn standard_errors(d: &Dataset, w: &[f64], k: f64, fitted: &[bool]) -> Vec<O
     let mut jtj = vec![0.0; p * p];
     for m in parts {
         jtj.iter_mut().zip(m).for_each(|(a, b)| *a += b);
+    }
+    // The loss is the mean of the squared residuals plus the ridge: on the scale of half their
+    // sum, the ridge adds n·ridge to the curvature. Weights the data never touch stay unknown.
+    for (a, &j) in idx.iter().enumerate() {
+        if jtj[a * p + a] > 1e-18 {
+            jtj[a * p + a] += d.len() as f64 * ridge[j];
+        }
     }
     let mut meat = vec![0.0; p * p];
     let mut u = vec![0.0; p];
@@ -295,7 +308,7 @@ mod tests {
         for _ in 0..200 {
             adam.epoch(&d, &mut w, 1.0, 8192);
         }
-        let se = standard_errors(&d, &w, 1.0, &[true])[0].unwrap();
+        let se = standard_errors(&d, &w, 1.0, &[true], &[0.0])[0].unwrap();
         assert!((w[0] - 150.0).abs() < 4.0 * se, "w = {} ± {se}", w[0]);
         assert!(se > 0.1 && se < 10.0, "{se}");
     }
@@ -317,6 +330,9 @@ mod tests {
         assert!((free - 150.0).abs() < 10.0, "{free}");
         assert!(held > 55.0 && held < free - 10.0, "{held} vs {free}");
         assert!((pinned - 50.0).abs() < 1.0, "{pinned}");
+        // The ridge is information too: it narrows the error.
+        let se = |w: f64, ridge: f64| standard_errors(&d, &[w], 1.0, &[true], &[ridge])[0].unwrap();
+        assert!(se(held, 1e-5) < 0.8 * se(held, 0.0), "{} vs {}", se(held, 1e-5), se(held, 0.0));
     }
 
     #[test]
@@ -327,13 +343,16 @@ mod tests {
         let mut ten = Dataset::new(vec![0]);
         for i in 0..one.len() {
             for _ in 0..10 {
-                let f: Vec<(u8, i16)> = one.entries(i).map(|(j, v)| (j as u8, v as i16)).collect();
+                let mut f = Vec::new();
+                one.for_each_entry(i, |j, v| f.push((j as u8, v as i16)));
                 ten.push(&f, PHASE as u8, one.result[i], i as u64);
             }
         }
         let w = [150.0];
-        let (a, b) =
-            (standard_errors(&one, &w, 1.0, &[true])[0].unwrap(), standard_errors(&ten, &w, 1.0, &[true])[0].unwrap());
+        let (a, b) = (
+            standard_errors(&one, &w, 1.0, &[true], &[0.0])[0].unwrap(),
+            standard_errors(&ten, &w, 1.0, &[true], &[0.0])[0].unwrap(),
+        );
         assert!((a / b - 1.0).abs() < 0.01, "{a} vs {b}");
     }
 

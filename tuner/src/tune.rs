@@ -166,7 +166,7 @@ pub fn tune(
             }
         }
     }
-    let errors = standard_errors(train, &best_w, k, &fitted);
+    let errors = standard_errors(train, &best_w, k, &fitted, &adam.ridge);
     let mut weights = start.clone();
     for (j, x) in best_w.iter().enumerate() {
         weights.values[j] = x.round() as i32;
@@ -214,13 +214,13 @@ pub fn write(v: &Variant, r: &TuneReport, out: &Path) -> Result<(PathBuf, PathBu
     }
     std::fs::write(&loss_path, l).map_err(|e| err(&loss_path, e))?;
     let values_path = PathBuf::from(format!("{}-values.csv", stem.display()));
-    let mut c = String::from("group,letter,name,value,stderr,fitted\n");
+    let mut c = String::from("table,letter,name,value,stderr,fitted\n");
     let types = v.pieces.len();
     for (j, &x) in r.weights.values.iter().enumerate() {
-        let (group, key) = r.weights.name(j);
+        let (table, key) = r.weights.name(j);
         let name = if j < TABLES.len() * types { v.pieces[j % types].name.as_str() } else { "" };
         let se = r.errors[j].map(|e| format!("{e:.2}")).unwrap_or_default();
-        let _ = writeln!(c, "{group},{key},{name},{x},{se},{}", r.fitted[j]);
+        let _ = writeln!(c, "{table},{key},{name},{x},{se},{}", r.fitted[j]);
     }
     std::fs::write(&values_path, c).map_err(|e| err(&values_path, e))?;
     Ok((loss_path, values_path))
