@@ -513,6 +513,17 @@ impl Position {
     pub fn pieces(&self, colour: usize, ty: usize) -> Bitboard {
         self.by_colour[colour] & self.by_type[ty]
     }
+    /// Every pawn-type piece, of both colours.
+    #[inline(always)]
+    pub fn pawns(&self) -> Bitboard {
+        let mut mask = self.variant.pawn_mask;
+        let mut b = Bitboard::EMPTY;
+        while mask != 0 {
+            b |= self.by_type[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+        }
+        b
+    }
     /// (colour, type) on a square.
     #[inline(always)]
     pub fn piece_at(&self, sq: usize) -> Option<(usize, usize)> {

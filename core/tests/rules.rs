@@ -633,3 +633,12 @@ fn insufficient_material() {
     // Shatranj-family variants have none (shatranj decides bare kings instead).
     assert_eq!(pos("rumi-shatranj", "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1").outcome(), None);
 }
+
+#[test]
+fn pawns_are_the_pawn_types_of_both_armies() {
+    // Spartan: Persian pawns (p) for White, hoplites (h) for Black; kings and pieces are not.
+    let p = pos("spartan", "k3k3/hh6/8/8/8/8/2P5/R3K3 w - - 0 1");
+    let g = p.variant().geometry;
+    let names: Vec<String> = p.pawns().map(|sq| g.name(sq)).collect();
+    assert_eq!(names, ["c2", "a7", "b7"]);
+}

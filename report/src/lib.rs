@@ -301,3 +301,39 @@ fn tune_section(weights: &Path, loss: &Path, values: &Path, body: &mut String) -
 fn figure(body: &mut String, svg: &str) {
     let _ = writeln!(body, "<div class=\"figure\">{svg}</div>");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::render;
+
+    /// A tune output as `hoplite tune` writes it, with the values table's first column named
+    /// `header` (`table` now, `group` in files from before the tapered evaluation).
+    fn tune_dir(name: &str, header: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("hoplite-report-tune-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("w.toml"), "# hoplite tune: 90 positions for training, 10 for validation, K = 0.5\n")
+            .unwrap();
+        std::fs::write(d.join("w-loss.csv"), "epoch,train_loss,valid_loss,seconds\n1,0.2,0.21,0.1\n2,0.1,0.11,0.1\n")
+            .unwrap();
+        std::fs::write(
+            d.join("w-values.csv"),
+            format!(
+                "{header},letter,name,value,stderr,fitted\nmaterial,p,Pawn,100,,false\nmaterial,n,Knight,277,7.00,true\n\
+                 mobility,n,Knight,4,0.12,true\nmobility_end,n,Knight,2,0.10,true\n"
+            ),
+        )
+        .unwrap();
+        d
+    }
+
+    #[test]
+    fn a_tune_report_lists_the_piece_values_of_either_values_format() {
+        for header in ["table", "group"] {
+            let html = render(&tune_dir(header, header)).unwrap();
+            assert!(html.contains("<td>Knight</td><td>n</td><td>2.77</td><td>0.07</td>"), "{header}");
+            assert!(html.contains("<td>Pawn</td><td>p</td><td>1.00</td><td>fixed</td>"), "{header}");
+            assert_eq!(html.matches("<td>Knight</td>").count(), 1, "only material rows: {header}");
+        }
+    }
+}

@@ -59,8 +59,6 @@ struct Shape {
     phase_start: i32,
     /// `front[colour][sq]`: the squares ahead of `sq` on its file and the neighbouring ones.
     front: [Vec<Bitboard>; 2],
-    /// Pawn-type pieces.
-    pawns: Vec<usize>,
 }
 
 /// All evaluation weights: `values[table * types + type]` in the order of `TABLES`, then the
@@ -129,8 +127,7 @@ impl Shape {
                 })
                 .collect()
         });
-        let pawns = (0..types).filter(|&t| v.pieces[t].pawn).collect();
-        Shape { phase_value, phase_start, front, pawns }
+        Shape { phase_value, phase_start, front }
     }
 }
 
@@ -298,7 +295,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
     add(white, white, 1);
     let geo = v.geometry;
     let occ = pos.occupied();
-    let pawns = w.shape.pawns.iter().fold(Bitboard::EMPTY, |b, &t| b | pos.type_bb(t));
+    let pawns = pos.pawns();
     let mut material = 0;
     for colour in 0..2 {
         let sign = if colour == WHITE { 1 } else { -1 };

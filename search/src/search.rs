@@ -339,7 +339,7 @@ impl Search {
         let us = pos.side_to_move();
         if !is_pv && !in_check && depth >= 3 && ply > 0 && pos.last_move().is_some() && beta.abs() < MATE_BOUND {
             let royals = pos.royals(us);
-            let pieces = pos.colour_bb(us) & !royals & !pawn_types(pos);
+            let pieces = pos.colour_bb(us) & !royals & !pos.pawns();
             if royals.count() == 1 && pieces.non_empty() && evaluate(pos, &self.weights) >= beta {
                 let r = 2 + depth / 4;
                 pos.make_null();
@@ -507,11 +507,4 @@ impl Search {
         let score = self.qsearch(pos, -INF, INF, 0, 0);
         (score, self.pv[0].clone())
     }
-}
-
-fn pawn_types(pos: &Position) -> hoplite_core::Bitboard {
-    let v = pos.variant();
-    (0..v.pieces.len())
-        .filter(|&t| v.pawn_mask >> t & 1 != 0)
-        .fold(hoplite_core::Bitboard::EMPTY, |b, t| b | pos.type_bb(t))
 }

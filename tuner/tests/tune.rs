@@ -141,4 +141,9 @@ fn empty_and_all_draw_inputs_get_a_clear_message() {
     assert!(e.contains("drawn games"), "{e}");
     let e = tune(&v, &[d.join("missing.csv")], &TuneOptions::default(), |_| {}, |_, _, _| {}).err().unwrap();
     assert!(e.contains("missing.csv"), "{e}");
+    for ridge in [-1.0, f64::NAN] {
+        let o = TuneOptions { ridge, ..Default::default() };
+        let e = tune(&v, &[d.join("draws.csv")], &o, |_| {}, |_, _, _| {}).err().unwrap();
+        assert!(e.contains("ridge must be a number ≥ 0"), "{e}");
+    }
 }
