@@ -1,6 +1,7 @@
 //! Board geometry: files × ranks, at most 16 of each and 128 squares in all.
 
 use crate::bitboard::Bitboard;
+use crate::error::GeometryError;
 
 pub const MAX_SQUARES: usize = 128;
 pub const MAX_SIDE: usize = 16;
@@ -14,18 +15,15 @@ pub struct Geometry {
 
 impl Geometry {
     /// A geometry, or why the size is not supported.
-    pub fn new(files: usize, ranks: usize) -> Result<Geometry, String> {
+    pub fn new(files: usize, ranks: usize) -> Result<Geometry, GeometryError> {
         if files == 0 || ranks == 0 {
-            return Err(format!("board {files}x{ranks} has no squares"));
+            return Err(GeometryError::NoSquares { files, ranks });
         }
         if files > MAX_SIDE || ranks > MAX_SIDE {
-            return Err(format!("board {files}x{ranks}: each side must be at most {MAX_SIDE}"));
+            return Err(GeometryError::SideTooLong { files, ranks, max: MAX_SIDE });
         }
         if files * ranks > MAX_SQUARES {
-            return Err(format!(
-                "board {files}x{ranks} has {} squares; at most {MAX_SQUARES} fit a 128-bit bitboard",
-                files * ranks
-            ));
+            return Err(GeometryError::TooManySquares { files, ranks, max: MAX_SQUARES });
         }
         Ok(Geometry { files, ranks })
     }
@@ -108,9 +106,9 @@ mod tests {
     fn rejects_oversized_boards() {
         assert!(Geometry::new(11, 11).is_ok());
         assert!(Geometry::new(16, 8).is_ok());
-        assert!(Geometry::new(12, 11).unwrap_err().contains("132 squares"));
-        assert!(Geometry::new(17, 2).is_err());
-        assert!(Geometry::new(0, 8).is_err());
+        assert!(Geometry::new(12, 11).unwrap_err().to_string().contains("132 squares"));
+        assert_eq!(Geometry::new(17, 2), Err(GeometryError::SideTooLong { files: 17, ranks: 2, max: 16 }));
+        assert_eq!(Geometry::new(0, 8), Err(GeometryError::NoSquares { files: 0, ranks: 8 }));
     }
 
     #[test]

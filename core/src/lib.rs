@@ -1,22 +1,29 @@
 //! hoplite-core: bitboards on `u128`, Betza pieces, variants as data, legal moves, perft.
+#![forbid(unsafe_code)]
 
 pub mod betza;
 pub mod bitboard;
-pub mod fen;
+pub mod compile;
+pub mod error;
 pub mod geometry;
+pub mod load;
 pub mod movegen;
 pub mod moves;
 pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod san;
+pub mod setup;
 pub mod spec;
 pub mod tables;
 pub mod variant;
+pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use error::{FenError, FenErrorKind, MoveError, SetupError, VariantError};
 pub use geometry::Geometry;
 pub use moves::{Move, MoveKind};
 pub use outcome::{GameResult, Termination};
-pub use position::{FenError, Position};
-pub use variant::{Variant, VariantError, BLACK, WHITE};
+pub use position::Position;
+pub use setup::Setup;
+pub use variant::{Variant, BLACK, WHITE};

@@ -59,8 +59,13 @@ impl Position {
 
     /// Whether the side to move is in check: all its royal pieces attacked (and it has one).
     pub fn in_check(&self) -> bool {
-        let royals = self.royals(self.side);
-        let them = 1 - self.side;
+        self.royals_attacked(self.side)
+    }
+
+    /// Whether every royal piece of `colour` is attacked (and it has one).
+    pub fn royals_attacked(&self, colour: usize) -> bool {
+        let royals = self.royals(colour);
+        let them = 1 - colour;
         let occ = self.occupied();
         royals.non_empty() && royals.into_iter().all(|r| self.attacked_by(r, them, occ, self.by_colour[them]))
     }

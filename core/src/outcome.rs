@@ -75,29 +75,47 @@ impl Termination {
 }
 
 impl Position {
-    /// The game's result if it has ended here: variant rules (bare king), then checkmate and
-    /// stalemate, the move rule, repetition and insufficient material.
+    /// How the game ends here, if it does: the one definition of a game's end, which the game
+    /// loop, the search (through `draw_or_decision`) and UCI share. In order of precedence:
+    /// a variant's decision (a bare king); no legal move (checkmate, or stalemate as the variant
+    /// scores it); then the draws: the move rule, repetition, insufficient material. So a
+    /// mate on the hundredth ply is a mate, not a draw.
     pub fn outcome(&self) -> Option<(GameResult, Termination)> {
-        let result = |winner: Option<usize>| winner.map_or(GameResult::Draw, GameResult::win_for);
+        self.draw_or_decision(self.variant.repetitions as usize)
+            .or_else(|| (!self.has_legal_move()).then(|| self.no_moves_result()))
+    }
+
+    /// `outcome` for a caller that generates the moves itself, as a search does: every ending
+    /// but "no legal move and no draw rule applies", which it finds when the move list comes
+    /// out empty. Legal moves are generated here only when a draw rule applies, to let a mate or
+    /// stalemate take precedence. `repetitions`: the occurrences of a position that draw (the
+    /// variant's count in a game; a search may count fewer), 0 for never.
+    pub fn draw_or_decision(&self, repetitions: usize) -> Option<(GameResult, Termination)> {
         if let Some(winner) = self.decided_by_rule() {
-            return Some((result(winner), Termination::BareKing));
-        }
-        let mut moves = Vec::new();
-        self.legal_moves(&mut moves);
-        if moves.is_empty() {
-            return Some(self.no_moves_result());
+            return Some((winner.map_or(GameResult::Draw, GameResult::win_for), Termination::BareKing));
         }
         let v = &*self.variant;
-        if v.move_rule > 0 && self.halfmove_clock() >= v.move_rule {
-            return Some((GameResult::Draw, Termination::FiftyMoves));
+        let draw = if v.move_rule > 0 && self.halfmove_clock() >= v.move_rule {
+            Termination::FiftyMoves
+        } else if repetitions > 0 && self.repetitions() + 1 >= repetitions {
+            Termination::Repetition
+        } else if self.insufficient_material() {
+            Termination::InsufficientMaterial
+        } else {
+            return None;
+        };
+        if self.has_legal_move() {
+            Some((GameResult::Draw, draw))
+        } else {
+            Some(self.no_moves_result())
         }
-        if v.repetitions > 0 && self.repetitions() + 1 >= v.repetitions as usize {
-            return Some((GameResult::Draw, Termination::Repetition));
-        }
-        if self.insufficient_material() {
-            return Some((GameResult::Draw, Termination::InsufficientMaterial));
-        }
-        None
+    }
+
+    /// Whether the side to move has a legal move.
+    pub fn has_legal_move(&self) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        !moves.is_empty()
     }
 
     /// The result when the side to move has no legal move: checkmate, a bared side that cannot

@@ -2,9 +2,10 @@
 //! with an incremental Zobrist key.
 
 use crate::bitboard::Bitboard;
-use crate::fen::parse_placement;
+use crate::error::{FenError, MoveError, SetupError};
 use crate::moves::{Move, MoveKind};
-use crate::variant::{Variant, BLACK, MAX_TYPES, WHITE};
+use crate::setup::Setup;
+use crate::variant::{colour_name, Variant, BLACK, MAX_TYPES, WHITE};
 use std::sync::Arc;
 
 /// Board cell: 0 = empty, else `1 + type + 16 * colour`.
@@ -20,17 +21,6 @@ pub(crate) fn code_type(c: u8) -> usize {
 pub(crate) fn code_colour(c: u8) -> usize {
     (c as usize - 1) / MAX_TYPES
 }
-
-/// A malformed FEN: what is wrong, naming the field.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FenError(pub String);
-
-impl std::fmt::Display for FenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-impl std::error::Error for FenError {}
 
 #[derive(Clone, Copy, Debug)]
 struct Undo {
@@ -72,97 +62,86 @@ impl std::fmt::Debug for Position {
 impl Position {
     /// The variant's start position.
     pub fn startpos(variant: &Arc<Variant>) -> Position {
-        Position::from_fen(variant, &variant.setup).expect("setup validated when the variant was loaded")
+        Position::build(variant, &variant.start)
     }
 
+    /// Reads a FEN and checks that its position can be played (see `from_setup`).
     pub fn from_fen(variant: &Arc<Variant>, fen: &str) -> Result<Position, FenError> {
-        let v = &**variant;
-        let geo = v.geometry;
-        let err = |field: &str, msg: String| Err(FenError(format!("FEN '{fen}': {field}: {msg}")));
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.is_empty() {
-            return err("placement", "empty FEN".into());
-        }
-        if fields.len() > 6 {
-            return err("fields", format!("{} fields, at most 6", fields.len()));
-        }
-        let letters: Vec<char> = v.pieces.iter().map(|p| p.letter).collect();
-        let placed = match parse_placement(&geo, &letters, fields[0]) {
-            Ok(p) => p,
-            Err(e) => return err("placement", e),
-        };
+        let letters: Vec<char> = variant.pieces.iter().map(|p| p.letter).collect();
+        let setup = Setup::parse(&variant.geometry, &letters, fen)?;
+        Position::from_setup(variant, &setup).map_err(|e| FenError { fen: fen.to_string(), kind: e.into() })
+    }
+
+    /// The position of a setup, if it can occur in a game: each side that starts with royal
+    /// pieces has one and no more than it can ever have, the side not to move is not in check,
+    /// and no piece stands where it never can (a pawn on its promotion rank or behind its
+    /// start). Castling rights whose king and rook are not in place are dropped, as are
+    /// en-passant squares no capture could use.
+    pub fn from_setup(variant: &Arc<Variant>, setup: &Setup) -> Result<Position, SetupError> {
+        let pos = Position::build(variant, setup);
+        pos.check_playable()?;
+        Ok(pos)
+    }
+
+    fn build(variant: &Arc<Variant>, setup: &Setup) -> Position {
         let mut pos = Position {
             variant: variant.clone(),
             board: [0; 128],
             by_colour: [Bitboard::EMPTY; 2],
             by_type: [Bitboard::EMPTY; MAX_TYPES],
-            side: WHITE,
+            side: setup.side,
             castling: 0,
             castle_rooks: [0; 4],
             castle_kings: [0; 2],
             ep: Bitboard::EMPTY,
             ep_victim: 0,
-            halfmove: 0,
-            fullmove: 1,
+            halfmove: setup.halfmove,
+            fullmove: setup.fullmove,
             key: 0,
             history: Vec::with_capacity(256),
         };
-        for (sq, c, l) in placed {
-            let t = letters.iter().position(|&x| x == l).unwrap();
+        for &(sq, c, t) in &setup.pieces {
             pos.put(sq, c, t);
         }
-        pos.side = match fields.get(1).copied().unwrap_or("w") {
-            "w" => WHITE,
-            "b" => BLACK,
-            s => return err("side to move", format!("'{s}' is neither 'w' nor 'b'")),
-        };
-        let castling = fields.get(2).copied().unwrap_or("-");
-        if castling != "-" {
-            for ch in castling.chars() {
-                let (colour, side) = match ch {
-                    'K' => (WHITE, 0),
-                    'Q' => (WHITE, 1),
-                    'k' => (BLACK, 0),
-                    'q' => (BLACK, 1),
-                    _ => return err("castling", format!("'{ch}' in '{castling}' is not one of K Q k q")),
-                };
-                if let Some((king, rook)) = pos.find_castling(colour, side) {
-                    pos.castling |= 1 << (2 * colour + side);
-                    pos.castle_kings[colour] = king as u8;
-                    pos.castle_rooks[2 * colour + side] = rook as u8;
-                }
+        for right in (0..4).filter(|r| setup.castling >> r & 1 != 0) {
+            if let Some((king, rook)) = pos.find_castling(right / 2, right % 2) {
+                pos.castling |= 1 << right;
+                pos.castle_kings[right / 2] = king as u8;
+                pos.castle_rooks[right] = rook as u8;
             }
         }
-        let ep = fields.get(3).copied().unwrap_or("-");
-        if ep != "-" {
-            let mut rest = ep;
-            let mut targets = Bitboard::EMPTY;
-            while !rest.is_empty() {
-                match geo.parse_prefix(rest) {
-                    Some((sq, used)) => {
-                        targets.set(sq);
-                        rest = &rest[used..];
-                    }
-                    None => return err("en passant", format!("'{ep}' is not '-' or a list of squares")),
-                }
-            }
-            pos.set_ep_from_fen(targets);
-        }
-        if let Some(h) = fields.get(4) {
-            pos.halfmove = match h.parse() {
-                Ok(n) => n,
-                Err(_) => return err("halfmove clock", format!("'{h}' is not a number")),
-            };
-        }
-        if let Some(f) = fields.get(5) {
-            let n: u32 = match f.parse() {
-                Ok(n) => n,
-                Err(_) => return err("fullmove number", format!("'{f}' is not a number")),
-            };
-            pos.fullmove = n.max(1);
+        if setup.en_passant.non_empty() {
+            pos.set_ep_from_fen(setup.en_passant);
         }
         pos.key = pos.compute_key();
-        Ok(pos)
+        pos
+    }
+
+    fn check_playable(&self) -> Result<(), SetupError> {
+        let v = &*self.variant;
+        for colour in [WHITE, BLACK] {
+            let side = colour_name(colour);
+            let royal_types = (0..v.pieces.len()).filter(|&t| v.royal_mask >> t & 1 != 0);
+            let start: u32 = royal_types.clone().map(|t| v.start_counts[colour][t] as u32).sum();
+            let count = self.royals(colour).count();
+            if start > 0 && count == 0 {
+                let letters = royal_types.map(|t| v.letter(colour, t)).collect();
+                return Err(SetupError::NoRoyal { side, letters });
+            }
+            if v.royal_promoters == 0 && start > 0 && count > start {
+                return Err(SetupError::TooManyRoyals { side, count, most: start });
+            }
+            for t in 0..v.pieces.len() {
+                if let Some(sq) = (self.pieces(colour, t) & v.unreachable[colour][t]).into_iter().next() {
+                    return Err(SetupError::Unreachable { letter: v.letter(colour, t), square: v.geometry.name(sq) });
+                }
+            }
+        }
+        let them = 1 - self.side;
+        if self.royals_attacked(them) {
+            return Err(SetupError::OpponentInCheck { side: colour_name(them), mover: colour_name(self.side) });
+        }
+        Ok(())
     }
 
     /// The castling king and rook for a right, if they stand where the right needs them.
@@ -588,12 +567,12 @@ impl Position {
     }
 
     /// Finds the legal move written in UCI notation.
-    pub fn parse_uci(&self, text: &str) -> Result<Move, String> {
+    pub fn parse_uci(&self, text: &str) -> Result<Move, MoveError> {
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
         moves
             .into_iter()
             .find(|&m| self.move_to_uci(m) == text)
-            .ok_or_else(|| format!("'{text}' is not a legal move in {}", self.to_fen()))
+            .ok_or_else(|| MoveError::Illegal { text: text.to_string(), fen: self.to_fen() })
     }
 }

@@ -2,6 +2,7 @@
 //! letter `p`), disambiguation, `x`, destination, `=` promotion, `+` or `#`; castling `O-O` (towards
 //! the h side) and `O-O-O`.
 
+use crate::error::MoveError;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 
@@ -75,7 +76,7 @@ impl Position {
     }
 
     /// Finds the legal move written in SAN (check marks and annotations are ignored).
-    pub fn parse_san(&self, text: &str) -> Result<Move, String> {
+    pub fn parse_san(&self, text: &str) -> Result<Move, MoveError> {
         let body = text.trim_end_matches(['+', '#', '!', '?']).replace('0', "O");
         let body = if body.starts_with('O') { body } else { text.trim_end_matches(['+', '#', '!', '?']).to_string() };
         let mut legal = Vec::new();
@@ -83,8 +84,8 @@ impl Position {
         let found: Vec<Move> = legal.iter().copied().filter(|&m| self.san_body(m, &legal) == body).collect();
         match found.as_slice() {
             [m] => Ok(*m),
-            [] => Err(format!("'{text}' is not a legal move in {}", self.to_fen())),
-            _ => Err(format!("'{text}' is ambiguous in {}", self.to_fen())),
+            [] => Err(MoveError::Illegal { text: text.to_string(), fen: self.to_fen() }),
+            _ => Err(MoveError::Ambiguous { text: text.to_string(), fen: self.to_fen() }),
         }
     }
 }
@@ -114,8 +115,8 @@ mod tests {
             ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O"]
         );
         assert_eq!(san_line("chess", Some("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"), &["a1a8"]), ["Ra8#"]);
-        assert_eq!(san_line("chess", Some("k7/8/8/8/8/8/4K3/R6R w - - 0 1"), &["a1d1"]), ["Rad1"]);
-        assert_eq!(san_line("chess", Some("k7/8/8/8/8/8/8/R3K2R w KQ - 0 1"), &["a1d1"]), ["Rd1"]);
+        assert_eq!(san_line("chess", Some("1k6/8/8/8/8/8/4K3/R6R w - - 0 1"), &["a1d1"]), ["Rad1"]);
+        assert_eq!(san_line("chess", Some("1k6/8/8/8/8/8/8/R3K2R w KQ - 0 1"), &["a1d1"]), ["Rd1"]);
         assert_eq!(san_line("chess", Some("k7/4P3/8/8/8/8/8/4K3 w - - 0 1"), &["e7e8q"]), ["e8=Q+"]);
     }
 

@@ -2,6 +2,7 @@
 //! `extends` another and override only what changes. Values keep the file and line they came
 //! from, so that errors found later can name them.
 
+use crate::error::{Problem, ProblemKind};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -147,6 +148,14 @@ pub fn line_of(src: &str, offset: usize) -> usize {
     src[..offset.min(src.len())].bytes().filter(|&b| b == b'\n').count() + 1
 }
 
+/// Where a TOML error is: `file:line`, or the file alone when toml gives no place.
+pub fn toml_at(file: &str, src: &str, e: &toml::de::Error) -> String {
+    match e.span() {
+        Some(s) => format!("{file}:{}", line_of(src, s.start)),
+        None => file.to_string(),
+    }
+}
+
 struct Reader<'a> {
     file: &'a str,
     src: &'a str,
@@ -171,11 +180,9 @@ fn over<T>(base: &mut Option<T>, child: Option<T>) {
 }
 
 /// Parses one file (not following `extends`); returns the spec and the name it extends.
-pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<String>>), String> {
-    let raw: RawFile = toml::from_str(src).map_err(|e| {
-        let line = e.span().map(|s| format!(":{}", line_of(src, s.start))).unwrap_or_default();
-        format!("{file}{line}: {}", e.message())
-    })?;
+pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<String>>), Problem> {
+    let raw: RawFile = toml::from_str(src)
+        .map_err(|e| Problem::new(toml_at(file, src, &e), "", ProblemKind::Toml(e.message().to_string())))?;
     let r = Reader { file, src };
     let mut spec = VariantSpec {
         name: r.loc(raw.name),

@@ -1,13 +1,21 @@
 //! Bad input gets a clear error naming the field (file, line, character), never a panic.
 
-use hoplite_core::{betza, perft, Position, Variant, VariantError};
+use hoplite_core::error::{GeometryError, PlacementError, ProblemKind};
+use hoplite_core::{betza, perft, FenErrorKind, MoveError, Position, SetupError, Variant, VariantError};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 
 fn fen_error(variant: &str, fen: &str) -> String {
+    fen_kind(variant, fen).to_string()
+}
+
+fn fen_kind(variant: &str, fen: &str) -> FenErrorKind {
     match Position::from_fen(&Variant::builtin(variant), fen) {
         Ok(p) => panic!("'{fen}' should be rejected, read as {}", p.to_fen()),
-        Err(e) => e.to_string(),
+        Err(e) => {
+            assert_eq!(e.fen, fen);
+            e.kind
+        }
     }
 }
 
@@ -56,6 +64,70 @@ fn fen_rank_too_long_or_too_short() {
     // Two-digit runs on the 11-file board: `12` is one square too many.
     let e = fen_error("sultan", "rbnmckqabnr/ppppppppppp/12/11/11/11/11/11/11/PPPPPPPPPPP/RBNMCKQABNR w KQkq - 0 1");
     says(&e, &["rank 9", "12 squares, expected 11"]);
+}
+
+#[test]
+fn fen_errors_are_typed() {
+    let kind = fen_kind("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1");
+    assert!(matches!(kind, FenErrorKind::Placement(PlacementError::Ranks { found: 7, expected: 8, .. })));
+    let kind = fen_kind("chess", &format!("{START} w KQkx - 0 1"));
+    assert_eq!(kind, FenErrorKind::Castling { letter: 'x', field: "KQkx".into() });
+    assert_eq!(fen_kind("chess", &format!("{START} w KQkq - x 1")), FenErrorKind::Halfmove("x".into()));
+}
+
+/// Positions that read well but cannot arise in a game.
+#[test]
+fn unplayable_positions_are_refused() {
+    let unplayable = |variant: &str, fen: &str| match fen_kind(variant, fen) {
+        FenErrorKind::Unplayable(e) => e,
+        other => panic!("{fen}: {other}"),
+    };
+    // No king, or one side without its king.
+    let e = unplayable("chess", "8/8/8/8/8/8/8/8 w - - 0 1");
+    assert_eq!(e, SetupError::NoRoyal { side: "White", letters: "K".into() });
+    assert_eq!(
+        unplayable("chess", "4k3/8/8/8/8/8/8/8 b - - 0 1"),
+        SetupError::NoRoyal { side: "White", letters: "K".into() }
+    );
+    assert!(matches!(unplayable("spartan", "4K3/8/8/8/8/8/8/8 w - - 0 1"), SetupError::NoRoyal { side: "Black", .. }));
+    // Two white kings in chess; Spartan's second king is fine, a third is not.
+    assert!(matches!(
+        unplayable("chess", "4k3/8/8/8/8/8/8/3KK3 w - - 0 1"),
+        SetupError::TooManyRoyals { count: 2, .. }
+    ));
+    assert!(Position::from_fen(&Variant::builtin("spartan"), "1k2k3/8/8/8/8/8/8/4K3 w - - 0 1").is_ok());
+    // The side that just moved left its king in check.
+    let e = unplayable("chess", "4k3/8/8/8/8/8/8/r3K3 b - - 0 1");
+    assert_eq!(e, SetupError::OpponentInCheck { side: "White", mover: "Black" });
+    assert_eq!(e.to_string(), "side to move: White is in check with Black to move");
+    // Two Spartan kings, one attacked: not check. Both attacked with the Persians to move: refused.
+    assert!(Position::from_fen(&Variant::builtin("spartan"), "3k3k/8/8/8/8/8/8/R3K3 w - - 0 1").is_ok());
+    let e = unplayable("spartan", "R6k/8/8/8/8/8/8/R2kK3 w - - 0 1");
+    assert_eq!(e, SetupError::OpponentInCheck { side: "Black", mover: "White" });
+    // Pawns on a rank they can never stand on: their promotion rank, or behind their start.
+    for (variant, fen, letter, square) in [
+        ("chess", "4k2P/8/8/8/8/8/8/4K3 b - - 0 1", 'P', "h8"),
+        ("chess", "4k3/8/8/8/8/8/8/p3K3 w - - 0 1", 'p', "a1"),
+        ("chess", "4k3/8/8/8/8/8/8/P3K3 w - - 0 1", 'P', "a1"),
+        ("shatranj", "3k4/8/8/8/8/8/8/p2K4 w - - 0 1", 'p', "a1"),
+        ("spartan", "4k2h/8/8/8/8/8/8/4K3 w - - 0 1", 'h', "h8"),
+        ("spartan", "4k3/8/8/8/8/8/8/h3K3 w - - 0 1", 'h', "a1"),
+        ("great-shatranj", "4k4P/10/10/10/10/10/10/4K5 b - - 0 1", 'P', "j8"),
+    ] {
+        let e = unplayable(variant, fen);
+        assert_eq!(e, SetupError::Unreachable { letter, square: square.into() }, "{variant} {fen}");
+    }
+    // A pawn one rank from promotion, or on its start rank, is fine.
+    assert!(Position::from_fen(&Variant::builtin("chess"), "4k3/7P/8/8/8/8/P7/4K3 w - - 0 1").is_ok());
+    // A variant file whose setup cannot be played is refused when it is loaded.
+    let e = toml_error("check.toml", "extends = \"chess\"\nsetup = \"4k3/8/8/8/8/8/8/r3K3 b - - 0 1\"\n");
+    says(&e.to_string(), &["check.toml:2", "setup", "White is in check with Black to move"]);
+    // A side its setup gives no king (as in Horde chess) needs none later.
+    let horde =
+        Variant::from_toml("horde.toml", "extends = \"chess\"\nsetup = \"4k3/8/8/8/8/8/PPPPPPPP/8 w - - 0 1\"\n");
+    let horde = horde.unwrap();
+    assert!(Position::from_fen(&horde, "4k3/8/8/8/8/8/8/P7 b - - 0 1").is_err(), "a pawn behind its start");
+    assert!(Position::from_fen(&horde, "4k3/8/8/8/8/8/P7/8 b - - 0 1").is_ok());
 }
 
 #[test]
@@ -142,6 +214,10 @@ fn board_too_large() {
         ),
     );
     says(&e.to_string(), &["big.toml:2", "files/ranks", "132 squares", "128"]);
+    assert_eq!(
+        e.problems[0].kind,
+        ProblemKind::Board(GeometryError::TooManySquares { files: 12, ranks: 11, max: 128 })
+    );
     let e = toml_error(
         "wide.toml",
         &format!("name = \"wide\"\nfiles = 17\nranks = 4\nsetup = \"k16/17/17/K16 w - - 0 1\"\n{piece}"),
@@ -228,7 +304,7 @@ insufficient_material = [\"K v X\"]
         (14, "rules.insufficient_material"),
     ] {
         assert!(
-            e.problems.iter().any(|p| p.starts_with(&format!("many.toml:{line}: {field}"))),
+            e.problems.iter().any(|p| p.at == format!("many.toml:{line}") && p.field == field),
             "no problem for {field} on line {line} in:\n{all}"
         );
     }
@@ -303,7 +379,8 @@ fn illegal_uci_moves_are_refused() {
     for text in ["e2e5", "e1g1", "e7e5", "e2e4q", "e2", "", "z9z9", "e2e4e5", "E2E4", "e2-e4", "ééé", "a1a1", "g1g3"]
     {
         let e = p.parse_uci(text).unwrap_err();
-        says(&e, &[&format!("'{text}'"), "not a legal move"]);
+        assert!(matches!(&e, MoveError::Illegal { text: t, .. } if t == text), "{e}");
+        says(&e.to_string(), &[&format!("'{text}'"), "not a legal move"]);
     }
     assert!(p.parse_uci("e2e4").is_ok());
     // A promotion needs its letter, and a letter the variant allows.

@@ -408,7 +408,7 @@ fn fuzz_variant_files() {
         let mut local = ChaCha8Rng::seed_from_u64(i);
         let r = guarded("variant file", &text, || match Variant::from_toml("fuzz.toml", &text) {
             Err(e) => {
-                if e.problems.is_empty() || e.problems.iter().any(|p| p.is_empty()) {
+                if e.problems.is_empty() || e.problems.iter().any(|p| p.to_string().is_empty()) {
                     return Err("error without a message".into());
                 }
                 Ok(())

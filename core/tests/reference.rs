@@ -312,9 +312,9 @@ const CRAFTED: &[(&str, &str)] = &[
     // From the perft suite: castling with the rook passing the king, lost-type promotion.
     ("sultan", "r4k4r/3P7/11/11/11/11/11/11/11/7p3/R4K4R w KQkq - 0 1"),
     // A full army: the pawn on e10 may not promote, so it may not step or capture onto rank 11
-    // (both generators still count it as attacking d11 and f11).
+    // (both generators still count it as attacking d11 and f11: the pawn on e2 gives check).
     ("sultan", "r4k5/4P6/11/11/11/11/11/11/11/PPPPPPPPPP1/RBNMCKQABNR b - - 0 1"),
-    ("sultan", "rbnmc1qabnr/pppp1ppppp1/11/11/11/11/11/11/11/4p6/R4K3R1 b Q - 0 1"),
+    ("sultan", "rbnmckqabnr/pppp1ppppp1/11/11/11/11/11/11/11/4p6/R4K3R1 w Q - 0 1"),
     // Two Spartan kings against rooks; a hoplite that may become a second king.
     ("spartan", "3k1k2/8/8/8/8/8/8/R3K2R w KQ - 0 1"),
     ("spartan", "3k1k2/8/8/8/8/8/8/R3K2R b KQ - 0 1"),
@@ -328,8 +328,8 @@ const CRAFTED: &[(&str, &str)] = &[
     // Promotions: one elephant left (an elephant only on the other colour), or both; pawns one
     // step from the last rank.
     ("great-shatranj", "1d2k2d2/P1P1P1P1P1/10/10/10/10/10/4KE4 w - - 0 1"),
-    ("great-shatranj-r", "1r2k2r2/PPPPPPPPPP/10/10/10/10/10/2E1KE4 w - - 0 1"),
-    ("rumi-shatranj", "4k3/PPPPPPPP/8/8/8/8/pppppppp/4K3 w - - 0 1"),
+    ("great-shatranj-r", "1r2k2r2/PPP1P1PPPP/10/10/10/10/10/2E1KE4 w - - 0 1"),
+    ("rumi-shatranj", "4k3/PPP1P1PP/8/8/8/8/ppp1p1pp/4K3 w - - 0 1"),
 ];
 
 #[test]

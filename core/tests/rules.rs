@@ -247,8 +247,14 @@ fn spartan_duple_check() {
     assert!(w.in_check());
     assert_eq!(legal(&w), set(&["h8h7"]));
     // Stalemate is a draw even when one of two kings is attacked: a8 is attacked by the c7
-    // knight, a7 is not; a7's squares are covered, the hoplites are blocked.
-    let stale = pos("spartan", "kh6/khN5/P1R5/3P4/8/8/8/4K3 b - - 0 1");
+    // knight, a7 is not; a7's squares are covered, the hoplites are blocked. (A hoplite never
+    // reaches b8 in a game, so the position is the start of a variant whose setup puts it there,
+    // with the pawn on d6 against its initial leap: a king blocked in this way needs more
+    // hoplites than the Spartans have.)
+    let setup = "kh6/khN5/P1RP4/3P4/8/8/8/4K3 b - - 0 1";
+    let v = Variant::from_toml("stale.toml", &format!("extends = \"spartan\"\nsetup = \"{setup}\"\n")).unwrap();
+    assert!(Position::from_fen(&Variant::builtin("spartan"), setup).is_err());
+    let stale = Position::startpos(&v);
     assert!(!stale.in_check());
     assert_eq!(legal(&stale), Vec::<String>::new());
     assert_eq!(stale.outcome(), Some((GameResult::Draw, Termination::Stalemate)));
@@ -480,8 +486,8 @@ fn shatranj_bare_king_immediate() {
 #[test]
 fn great_shatranj_bare_king_with_reply() {
     // White's knight takes Black's last piece; Black is bare but gets one move.
-    let fen = "1k8/g9/2N7/10/10/10/10/4K5 w - - 0 1";
-    let p = after("great-shatranj", fen, &["c6a7"]);
+    let fen = "1k8/g9/10/1N8/10/10/10/4K5 w - - 0 1";
+    let p = after("great-shatranj", fen, &["b5a7"]);
     assert_eq!(p.outcome(), None);
     assert_eq!(legal(&p), set(&["b8a7", "b8a8", "b8b7", "b8c7"]));
     // Baring White back: a draw.
@@ -499,7 +505,7 @@ fn great_shatranj_bare_king_with_reply() {
     assert_eq!(legal(&s), Vec::<String>::new());
     assert_eq!(s.outcome(), Some((GameResult::WhiteWins, Termination::BareKing)));
     // Under the immediate rule (shatranj) the same capture ends the game at once.
-    let i = after("shatranj", "1k6/q7/2N5/8/8/8/8/4K3 w - - 0 1", &["c6a7"]);
+    let i = after("shatranj", "1k6/q7/8/1N6/8/8/8/4K3 w - - 0 1", &["b5a7"]);
     assert_eq!(i.outcome(), Some((GameResult::WhiteWins, Termination::BareKing)));
 }
 

@@ -25,7 +25,8 @@
 //!   was tried and dropped: fitted on quiet positions it came out negative and cost 40 to 55
 //!   Elo in chess and Sultan's Game.)
 
-use hoplite_core::spec::line_of;
+use crate::error::WeightsError;
+use hoplite_core::spec::{line_of, toml_at};
 use hoplite_core::{Bitboard, Position, Variant, WHITE};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -193,18 +194,16 @@ impl Weights {
 
     /// Reads a weights file; tables or letters it leaves out keep the variant's defaults, but
     /// an endgame weight left out follows the file's middlegame weight of the same piece.
-    pub fn load(v: &Variant, path: &Path) -> Result<Weights, String> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read weights file '{}': {e}", path.display()))?;
+    pub fn load(v: &Variant, path: &Path) -> Result<Weights, WeightsError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| WeightsError::Read { path: path.display().to_string(), message: e.to_string() })?;
         Weights::from_toml(v, &path.display().to_string(), &text)
     }
 
-    pub fn from_toml(v: &Variant, label: &str, text: &str) -> Result<Weights, String> {
+    pub fn from_toml(v: &Variant, label: &str, text: &str) -> Result<Weights, WeightsError> {
         type Table = BTreeMap<Spanned<String>, i32>;
-        let file: BTreeMap<Spanned<String>, Table> = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| format!(":{}", line_of(text, s.start))).unwrap_or_default();
-            format!("{label}{line}: {}", e.message())
-        })?;
+        let file: BTreeMap<Spanned<String>, Table> = toml::from_str(text)
+            .map_err(|e| WeightsError::Toml { at: toml_at(label, text, &e), message: e.message().to_string() })?;
         let at = |key: &Spanned<String>| format!("{label}:{}", line_of(text, key.span().start));
         let mut w = Weights::defaults(v);
         let mut given = vec![false; w.len()];
@@ -212,16 +211,20 @@ impl Weights {
             let name = table.get_ref();
             if name == "side" {
                 for (key, &value) in entries {
-                    let k = SIDE.iter().position(|s| s == key.get_ref()).ok_or_else(|| {
-                        format!("{}: [side]: '{}' is not one of {}", at(key), key.get_ref(), SIDE.join(", "))
+                    let k = SIDE.iter().position(|s| s == key.get_ref()).ok_or_else(|| WeightsError::SideTerm {
+                        at: at(key),
+                        key: key.get_ref().clone(),
+                        options: SIDE.join(", "),
                     })?;
                     let j = w.side_index(k);
                     w.values[j] = value;
                 }
                 continue;
             }
-            let g = TABLES.iter().position(|t| t == name).ok_or_else(|| {
-                format!("{}: [{name}] is not a table of weights (one of {}, side)", at(table), TABLES.join(", "))
+            let g = TABLES.iter().position(|t| t == name).ok_or_else(|| WeightsError::Table {
+                at: at(table),
+                table: name.clone(),
+                options: TABLES.join(", "),
             })?;
             for (key, &value) in entries {
                 let letter = key.get_ref();
@@ -230,7 +233,12 @@ impl Weights {
                     .next()
                     .filter(|_| letter.chars().count() == 1)
                     .and_then(|c| v.piece_index(c))
-                    .ok_or_else(|| format!("{}: [{name}]: '{letter}' is not a piece letter of {}", at(key), v.name))?;
+                    .ok_or_else(|| WeightsError::Letter {
+                        at: at(key),
+                        table: name.clone(),
+                        letter: letter.clone(),
+                        variant: v.name.clone(),
+                    })?;
                 w.set(g, t, value);
                 given[g * w.types + t] = true;
             }
@@ -479,15 +487,17 @@ mod tests {
         let back = Weights::from_toml(&v, "w.toml", &w.to_toml()).unwrap();
         assert_eq!(back, w);
         let err = Weights::from_toml(&v, "w.toml", "[material]\nz = 5\n").unwrap_err();
+        assert!(matches!(&err, WeightsError::Letter { letter, .. } if letter == "z"), "{err}");
+        let err = err.to_string();
         assert!(err.contains("'z' is not a piece letter"), "{err}");
-        let err = Weights::from_toml(&v, "w.toml", "[material]\ng = 5\n\n[materials]\n").unwrap_err();
+        let err = Weights::from_toml(&v, "w.toml", "[material]\ng = 5\n\n[materials]\n").unwrap_err().to_string();
         assert!(err.starts_with("w.toml:4: [materials] is not a table"), "{err}");
-        let err = Weights::from_toml(&v, "w.toml", "[material]\ng = \"five\"\n").unwrap_err();
+        let err = Weights::from_toml(&v, "w.toml", "[material]\ng = \"five\"\n").unwrap_err().to_string();
         assert!(err.starts_with("w.toml:2"), "{err}");
         // Errors at the start of a line name that line; a bad letter names its own line.
-        let err = Weights::from_toml(&v, "w.toml", "[material]\ng = 5\ng = 6\n").unwrap_err();
+        let err = Weights::from_toml(&v, "w.toml", "[material]\ng = 5\ng = 6\n").unwrap_err().to_string();
         assert!(err.starts_with("w.toml:3"), "{err}");
-        let err = Weights::from_toml(&v, "w.toml", "[mobility] # per move\ng = 5\nz = 6\n").unwrap_err();
+        let err = Weights::from_toml(&v, "w.toml", "[mobility] # per move\ng = 5\nz = 6\n").unwrap_err().to_string();
         assert!(err.starts_with("w.toml:3: [mobility]: 'z'"), "{err}");
     }
 

@@ -1,10 +1,13 @@
 //! hoplite-search: evaluation (weights as data), alpha-beta search, UCI.
+#![forbid(unsafe_code)]
 
 pub mod bench;
+pub mod error;
 pub mod eval;
 pub mod search;
 pub mod tt;
 pub mod uci;
 
+pub use error::{UciError, WeightsError};
 pub use eval::{evaluate, features, Weights};
 pub use search::{Info, Limits, Search, SearchResult, MATE, MATE_BOUND};

@@ -97,7 +97,9 @@ impl Search {
         }
     }
 
-    /// A flag that stops the search when set (from another thread).
+    /// A flag that stops the search when set (from another thread). The search does not clear
+    /// it: whoever sets it clears it before the next search, so that a stop sent just as a
+    /// search starts is not lost.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
     }
@@ -119,7 +121,6 @@ impl Search {
         self.nodes = 0;
         self.start = Instant::now();
         self.aborted = false;
-        self.stop.store(false, Ordering::Relaxed);
         self.tt.new_search();
         self.history.iter_mut().for_each(|h| *h /= 8);
         let mut root_moves = Vec::new();
@@ -200,20 +201,12 @@ impl Search {
         }
     }
 
-    /// Draws and variant decisions that end the game before any move is generated.
+    /// The game's end before moves are generated (the core's one definition: a mate on the
+    /// hundredth ply is a mate). In the tree a position seen once before is a draw: a side that
+    /// could win would not repeat.
     fn early_end(pos: &Position, ply: usize) -> Option<i32> {
-        if let Some(winner) = pos.decided_by_rule() {
-            let r = winner.map_or(GameResult::Draw, GameResult::win_for);
-            return Some(Self::result_score(pos, r, ply));
-        }
-        let v = pos.variant();
-        if (v.move_rule > 0 && pos.halfmove_clock() >= v.move_rule)
-            || pos.repetitions() > 0
-            || pos.insufficient_material()
-        {
-            return Some(0);
-        }
-        None
+        let repetitions = pos.variant().repetitions.min(2) as usize;
+        pos.draw_or_decision(repetitions).map(|(r, _)| Self::result_score(pos, r, ply))
     }
 
     fn tt_score_out(score: i32, ply: usize) -> i32 {

@@ -1,9 +1,10 @@
 //! The UCI protocol, with `UCI_Variant` as Fairy-Stockfish offers it.
 
+use crate::error::UciError;
 use crate::eval::Weights;
-use crate::search::{Info, Limits, Search, MATE, MATE_BOUND};
+use crate::search::{Info, Limits, Search, SearchResult, MATE, MATE_BOUND};
 use hoplite_core::variant::builtin_names;
-use hoplite_core::{Position, Variant};
+use hoplite_core::{Move, Position, Variant};
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -16,6 +17,18 @@ fn say(out: &Out, line: &str) {
     let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
     let _ = writeln!(o, "{line}");
     let _ = o.flush();
+}
+
+/// The `info` line of one search result.
+fn info_line(variant: &Variant, depth: u32, score: i32, nodes: u64, elapsed: Duration, pv: &[Move]) -> String {
+    let ms = elapsed.as_millis().max(1) as u64;
+    let pv: Vec<String> = pv.iter().map(|&m| variant.move_to_uci(m)).collect();
+    format!(
+        "info depth {depth} score {} nodes {nodes} nps {} time {ms} pv {}",
+        score_text(score),
+        nodes * 1000 / ms,
+        pv.join(" ")
+    )
 }
 
 /// `score cp N` or `score mate M` (moves, negative when being mated).
@@ -40,7 +53,7 @@ struct Engine {
 }
 
 impl Engine {
-    fn new_search(&self) -> Result<Search, String> {
+    fn new_search(&self) -> Result<Search, UciError> {
         let w = match &self.weights_file {
             Some(f) if !f.is_empty() => Weights::load(&self.variant, Path::new(f))?,
             _ => Weights::defaults(&self.variant),
@@ -48,7 +61,7 @@ impl Engine {
         Ok(Search::new(w, self.hash_mb))
     }
 
-    fn set_variant(&mut self, v: Arc<Variant>) -> Result<(), String> {
+    fn set_variant(&mut self, v: Arc<Variant>) -> Result<(), UciError> {
         self.variant = v;
         self.position = Position::startpos(&self.variant);
         self.search = Some(self.new_search()?);
@@ -70,19 +83,20 @@ impl Engine {
         self.wait();
     }
 
-    fn setoption(&mut self, args: &str) -> Result<(), String> {
-        let rest = args.strip_prefix("name ").ok_or("setoption: expected 'name'")?;
+    fn setoption(&mut self, args: &str) -> Result<(), UciError> {
+        let syntax = |message: String| UciError::Syntax { command: "setoption", message };
+        let rest = args.strip_prefix("name ").ok_or_else(|| syntax("expected 'name'".into()))?;
         let (name, value) = match rest.split_once(" value ") {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (rest.trim(), ""),
         };
         match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => self.set_variant(Variant::load(value).map_err(|e| e.to_string())?),
+            "uci_variant" => self.set_variant(Variant::load(value)?),
             "variantfile" => {
                 if value.is_empty() || value == "<empty>" {
                     Ok(())
                 } else {
-                    self.set_variant(Variant::load(value).map_err(|e| e.to_string())?)
+                    self.set_variant(Variant::load(value)?)
                 }
             }
             "weightsfile" => {
@@ -91,15 +105,15 @@ impl Engine {
                 Ok(())
             }
             "hash" => {
-                self.hash_mb = value.parse().map_err(|_| format!("Hash: '{value}' is not a number"))?;
+                self.hash_mb = value.parse().map_err(|_| syntax(format!("Hash: '{value}' is not a number")))?;
                 self.search = Some(self.new_search()?);
                 Ok(())
             }
-            _ => Err(format!("unknown option '{name}'")),
+            _ => Err(UciError::UnknownOption(name.to_string())),
         }
     }
 
-    fn position(&mut self, args: &str) -> Result<(), String> {
+    fn position(&mut self, args: &str) -> Result<(), UciError> {
         let (head, moves) = match args.split_once(" moves") {
             Some((h, m)) => (h.trim(), m.split_whitespace().collect::<Vec<_>>()),
             None => (args.trim(), Vec::new()),
@@ -107,9 +121,10 @@ impl Engine {
         let mut pos = if head == "startpos" {
             Position::startpos(&self.variant)
         } else if let Some(fen) = head.strip_prefix("fen ") {
-            Position::from_fen(&self.variant, fen).map_err(|e| e.to_string())?
+            Position::from_fen(&self.variant, fen)?
         } else {
-            return Err(format!("position: expected 'startpos' or 'fen', got '{head}'"));
+            let message = format!("expected 'startpos' or 'fen', got '{head}'");
+            return Err(UciError::Syntax { command: "position", message });
         };
         for m in moves {
             let mv = pos.parse_uci(m)?;
@@ -119,7 +134,7 @@ impl Engine {
         Ok(())
     }
 
-    fn go(&mut self, args: &str) -> Result<(), String> {
+    fn go(&mut self, args: &str) -> Result<(), UciError> {
         self.stop();
         let words: Vec<&str> = args.split_whitespace().collect();
         let num = |key: &str| -> Option<u64> {
@@ -143,27 +158,26 @@ impl Engine {
         };
         let out = self.out.clone();
         let variant = self.variant.clone();
+        // The first move of the last line reported, so that `bestmove` never contradicts it.
+        let reported: Arc<Mutex<Option<Move>>> = Arc::default();
+        let last = reported.clone();
         search.set_info(move |i: &Info| {
-            let ms = i.elapsed.as_millis().max(1) as u64;
-            let pv: Vec<String> = i.pv.iter().map(|&m| variant.move_to_uci(m)).collect();
-            say(
-                &out,
-                &format!(
-                    "info depth {} score {} nodes {} nps {} time {} pv {}",
-                    i.depth,
-                    score_text(i.score),
-                    i.nodes,
-                    i.nodes * 1000 / ms,
-                    ms,
-                    pv.join(" ")
-                ),
-            );
+            *last.lock().unwrap_or_else(|e| e.into_inner()) = i.pv.first().copied();
+            say(&out, &info_line(&variant, i.depth, i.score, i.nodes, i.elapsed, &i.pv));
         });
         let flag = search.stop_flag();
+        flag.store(false, std::sync::atomic::Ordering::Relaxed);
         let mut pos = self.position.clone();
         let out = self.out.clone();
+        let variant = self.variant.clone();
+        let started = std::time::Instant::now();
         let handle = std::thread::spawn(move || {
-            let r = search.search(&mut pos, limits);
+            let r: SearchResult = search.search(&mut pos, limits);
+            let shown = *reported.lock().unwrap_or_else(|e| e.into_inner());
+            if r.best.is_some() && r.best != shown {
+                // Stopped mid-iteration on a move the last full iteration did not prefer.
+                say(&out, &info_line(&variant, r.depth.max(1), r.score, r.nodes, started.elapsed(), &r.pv));
+            }
             let best = r.best.map_or("0000".to_string(), |m| pos.move_to_uci(m));
             say(&out, &format!("bestmove {best}"));
             search
@@ -230,7 +244,7 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
             }
             "quit" => break,
             "" => Ok(()),
-            _ => Err(format!("unknown command '{cmd}'")),
+            _ => Err(UciError::UnknownCommand(cmd.to_string())),
         };
         if let Err(e) = result {
             say(&out, &format!("info string error: {e}"));

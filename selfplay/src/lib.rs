@@ -47,7 +47,7 @@ impl EngineOptions {
 
     pub fn weights(&self, v: &Variant) -> Result<Weights, String> {
         match &self.weights {
-            Some(p) => Weights::load(v, p),
+            Some(p) => Weights::load(v, p).map_err(|e| e.to_string()),
             None => Ok(Weights::defaults(v)),
         }
     }

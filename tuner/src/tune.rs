@@ -94,7 +94,7 @@ pub fn tune(
     let types = variant.pieces.len();
     let mut start = match &o.start {
         Start::Defaults => Weights::defaults(variant),
-        Start::File(p) => Weights::load(variant, p)?,
+        Start::File(p) => Weights::load(variant, p).map_err(|e| e.to_string())?,
         Start::Equal => {
             let mut w = Weights::defaults(variant);
             for (t, p) in variant.pieces.iter().enumerate() {

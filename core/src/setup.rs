@@ -1,0 +1,131 @@
+//! `Setup`: a position as a FEN writes it, read but not yet checked against the variant's
+//! rules (as shakmaty separates `Setup` from `Position`). Reading needs only the board's shape
+//! and the piece letters, so a variant can read its own setup before its tables exist;
+//! `Position::from_setup` checks that the position can be played.
+
+use crate::bitboard::Bitboard;
+use crate::error::{FenError, FenErrorKind, PlacementError};
+use crate::geometry::Geometry;
+use crate::variant::{BLACK, WHITE};
+
+/// A piece on a square: (square, colour, piece type).
+pub type Placed = (usize, usize, usize);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub pieces: Vec<Placed>,
+    pub side: usize,
+    /// Castling rights asked for: bit `2 * colour + (0 king side, 1 queen side)`.
+    pub castling: u8,
+    /// The en-passant field's squares, as written.
+    pub en_passant: Bitboard,
+    pub halfmove: u32,
+    pub fullmove: u32,
+}
+
+/// Reads a placement field; `letters` are the variant's lower-case piece letters.
+pub fn parse_placement(geo: &Geometry, letters: &[char], text: &str) -> Result<Vec<Placed>, PlacementError> {
+    let rows: Vec<&str> = text.split('/').collect();
+    if rows.len() != geo.ranks {
+        return Err(PlacementError::Ranks { text: text.into(), found: rows.len(), expected: geo.ranks });
+    }
+    let mut out = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let rank = geo.ranks - 1 - i;
+        let mut file = 0usize;
+        let mut chars = row.chars().peekable();
+        while let Some(c) = chars.next() {
+            if let Some(d) = c.to_digit(10) {
+                let mut n = d as usize;
+                while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                    n = n * 10 + d as usize;
+                    chars.next();
+                    if n > 16 {
+                        break;
+                    }
+                }
+                if n == 0 {
+                    return Err(PlacementError::EmptyRun { rank: rank + 1, row: row.to_string() });
+                }
+                file += n;
+            } else if let Some(t) = letters.iter().position(|&l| c.is_ascii_alphabetic() && l == c.to_ascii_lowercase())
+            {
+                if file < geo.files {
+                    out.push((geo.square(file, rank), usize::from(c.is_ascii_lowercase()), t));
+                }
+                file += 1;
+            } else {
+                return Err(PlacementError::NotALetter {
+                    rank: rank + 1,
+                    row: row.to_string(),
+                    letter: c,
+                    letters: letters.iter().collect(),
+                });
+            }
+            if file > geo.files {
+                break;
+            }
+        }
+        if file != geo.files {
+            return Err(PlacementError::Width {
+                rank: rank + 1,
+                row: row.to_string(),
+                found: file,
+                expected: geo.files,
+            });
+        }
+    }
+    Ok(out)
+}
+
+impl Setup {
+    /// Reads a FEN: placement, then side, castling, en passant and the two counters, each of
+    /// which may be left out (`w - - 0 1`).
+    pub fn parse(geo: &Geometry, letters: &[char], fen: &str) -> Result<Setup, FenError> {
+        let err = |kind: FenErrorKind| FenError { fen: fen.to_string(), kind };
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(err(FenErrorKind::Empty));
+        }
+        if fields.len() > 6 {
+            return Err(err(FenErrorKind::TooManyFields(fields.len())));
+        }
+        let pieces = parse_placement(geo, letters, fields[0]).map_err(|e| err(e.into()))?;
+        let side = match fields.get(1).copied().unwrap_or("w") {
+            "w" => WHITE,
+            "b" => BLACK,
+            s => return Err(err(FenErrorKind::SideToMove(s.into()))),
+        };
+        let mut castling = 0;
+        let rights = fields.get(2).copied().unwrap_or("-");
+        if rights != "-" {
+            for letter in rights.chars() {
+                let bit = match letter {
+                    'K' => 0,
+                    'Q' => 1,
+                    'k' => 2,
+                    'q' => 3,
+                    _ => return Err(err(FenErrorKind::Castling { letter, field: rights.into() })),
+                };
+                castling |= 1 << bit;
+            }
+        }
+        let ep = fields.get(3).copied().unwrap_or("-");
+        let mut en_passant = Bitboard::EMPTY;
+        let mut rest = if ep == "-" { "" } else { ep };
+        while !rest.is_empty() {
+            let (sq, used) = geo.parse_prefix(rest).ok_or_else(|| err(FenErrorKind::EnPassant(ep.into())))?;
+            en_passant.set(sq);
+            rest = &rest[used..];
+        }
+        let halfmove = match fields.get(4) {
+            Some(h) => h.parse().map_err(|_| err(FenErrorKind::Halfmove(h.to_string())))?,
+            None => 0,
+        };
+        let fullmove = match fields.get(5) {
+            Some(f) => f.parse::<u32>().map_err(|_| err(FenErrorKind::Fullmove(f.to_string())))?.max(1),
+            None => 1,
+        };
+        Ok(Setup { pieces, side, castling, en_passant, halfmove, fullmove })
+    }
+}

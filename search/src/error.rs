@@ -1,0 +1,38 @@
+//! The search crate's errors.
+
+use hoplite_core::{FenError, MoveError, VariantError};
+use thiserror::Error;
+
+/// A weights file that cannot be used, naming file and line.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum WeightsError {
+    #[error("cannot read weights file '{path}': {message}")]
+    Read { path: String, message: String },
+    #[error("{at}: {message}")]
+    Toml { at: String, message: String },
+    #[error("{at}: [side]: '{key}' is not one of {options}")]
+    SideTerm { at: String, key: String, options: String },
+    #[error("{at}: [{table}] is not a table of weights (one of {options}, side)")]
+    Table { at: String, table: String, options: String },
+    #[error("{at}: [{table}]: '{letter}' is not a piece letter of {variant}")]
+    Letter { at: String, table: String, letter: String, variant: String },
+}
+
+/// A UCI command that could not be carried out (reported as `info string error: ...`).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum UciError {
+    #[error("unknown command '{0}'")]
+    UnknownCommand(String),
+    #[error("unknown option '{0}'")]
+    UnknownOption(String),
+    #[error("{command}: {message}")]
+    Syntax { command: &'static str, message: String },
+    #[error("{0}")]
+    Variant(#[from] VariantError),
+    #[error("{0}")]
+    Fen(#[from] FenError),
+    #[error("{0}")]
+    Move(#[from] MoveError),
+    #[error("{0}")]
+    Weights(#[from] WeightsError),
+}
