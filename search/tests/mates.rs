@@ -107,10 +107,10 @@ fn great_shatranj_bare_king_win_takes_the_reply_into_account() {
     assert_eq!(pos.move_to_uci(r.best.unwrap()), "c3b5");
     assert_eq!(r.score, MATE - 2, "won after Black's reply, two plies from the root");
     // With a reply that bares White back, the same capture only draws.
-    let mut pos = Position::from_fen(&v, "10/10/10/1g8/k9/2N7/10/K9 w - - 0 1").unwrap();
+    let mut pos = Position::from_fen(&v, "10/10/k9/1g8/10/2N7/10/K9 w - - 0 1").unwrap();
     pos.make(pos.parse_uci("c3b5").unwrap());
     let r = Search::new(Weights::defaults(&v), 4).search(&mut pos, Limits::depth(3));
-    assert_eq!(pos.move_to_uci(r.best.unwrap()), "a4b5");
+    assert_eq!(pos.move_to_uci(r.best.unwrap()), "a6b5");
     assert_eq!(r.score, 0);
     assert!(r.score.abs() < MATE_BOUND);
 }
