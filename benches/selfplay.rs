@@ -3,8 +3,10 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use hoplite_core::Variant;
-use hoplite_search::{Limits, Weights};
-use hoplite_selfplay::game::{game_seed, play, Adjudication, EngineSpec, GameSetup, Opening};
+use hoplite_formats::Budget;
+use hoplite_selfplay::game::{play, Adjudication, Game};
+use hoplite_selfplay::openings::{game_seed, Opening};
+use hoplite_selfplay::PlayerSpec;
 use std::time::Duration;
 
 fn bench_selfplay(c: &mut Criterion) {
@@ -12,31 +14,27 @@ fn bench_selfplay(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(8)).warm_up_time(Duration::from_secs(1));
     for variant in ["chess", "spartan"] {
         let v = Variant::builtin(variant);
-        let engine = EngineSpec {
-            name: "hoplite".into(),
-            weights: Weights::defaults(&v),
-            limits: Limits::nodes(1000),
-            random: false,
-        };
+        let spec =
+            PlayerSpec::Hoplite { name: "hoplite".into(), budget: Budget::nodes(1000), weights: None, hash_mb: 1 };
+        let (mut white, mut black) = (spec.start().unwrap(), spec.start().unwrap());
+        let opening = Opening { start_fen: v.setup.as_str().into(), moves: None, random_plies: 8 };
         g.throughput(Throughput::Elements(8));
         g.bench_function(format!("{variant}/8 games"), |b| {
             b.iter(|| {
                 for id in 0..8 {
-                    play(&GameSetup {
+                    white.new_game(&v).unwrap();
+                    black.new_game(&v).unwrap();
+                    let game = Game {
                         variant: &v,
                         config: "bench",
                         game_id: id,
                         seed: game_seed(1, id),
-                        start_fen: &v.setup,
-                        opening: Opening::Random(8),
-                        shared_opening: None,
-                        white: &engine,
-                        black: &engine,
+                        opening: &opening,
+                        names: ["hoplite", "hoplite"],
                         adjudication: Adjudication::default(),
                         record_san: false,
-                        tt_megabytes: 1,
-                    })
-                    .unwrap();
+                    };
+                    play(&game, [white.as_mut(), black.as_mut()]).unwrap();
                 }
             })
         });

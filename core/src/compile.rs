@@ -340,9 +340,9 @@ fn unreachable(
             && piece.moves.castling.is_none()
             && rules.iter().all(|r| r.steps.iter().all(|&(_, dy)| dy > 0));
         let promoted_to = pieces.iter().any(|q| q.promotes_to.contains(&t));
-        for c in 0..2 {
-            let mut never = if piece.promotes_to.is_empty() { Bitboard::EMPTY } else { zone[c] };
-            let home = initial[c][t];
+        for (c, (zone, initial)) in zone.iter().zip(initial).enumerate() {
+            let mut never = if piece.promotes_to.is_empty() { Bitboard::EMPTY } else { *zone };
+            let home = initial[t];
             if forward_only && !promoted_to && home.non_empty() {
                 let first = if c == WHITE { geo.rank(home.lsb()) } else { geo.rank(home.msb()) };
                 let behind = if c == WHITE { 0..first } else { first + 1..geo.ranks };
@@ -406,14 +406,14 @@ impl Tables {
             attackers: [Attackers::default(), Attackers::default()],
             rays,
         };
-        for c in 0..2 {
+        for (c, initial) in initial.iter().enumerate() {
             for (ty, p) in pieces.iter().enumerate() {
                 let normal: Vec<&MoveRule> = p.moves.rules.iter().filter(|r| !r.initial).collect();
                 let init: Vec<&MoveRule> = p.moves.rules.iter().filter(|r| r.initial).collect();
                 t.moves[c].push(MoveSet::compile(geo, &t.rays, &oriented(c, &normal, false)));
                 t.initial_moves[c].push(MoveSet::compile(geo, &t.rays, &oriented(c, &init, false)));
                 t.add_attackers(geo, c, ty, &normal, None);
-                t.add_attackers(geo, c, ty, &init, Some(initial[c][ty]));
+                t.add_attackers(geo, c, ty, &init, Some(initial[ty]));
             }
         }
         t

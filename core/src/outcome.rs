@@ -2,11 +2,16 @@
 
 use crate::position::Position;
 use crate::variant::{Stalemate, MAX_TYPES, WHITE};
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A game's result, written as PGN writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameResult {
+    #[serde(rename = "1-0")]
     WhiteWins,
+    #[serde(rename = "0-1")]
     BlackWins,
+    #[serde(rename = "1/2-1/2")]
     Draw,
 }
 
@@ -34,9 +39,29 @@ impl GameResult {
             GameResult::Draw => 0.5,
         }
     }
+    /// The score of side `colour`: 1, 0.5 or 0.
+    pub fn score_for(self, colour: usize) -> f64 {
+        if colour == WHITE {
+            self.white_score()
+        } else {
+            1.0 - self.white_score()
+        }
+    }
+    /// The result from a text (`1-0`, `0-1`, `1/2-1/2`).
+    pub fn parse(text: &str) -> Option<GameResult> {
+        [GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw].into_iter().find(|r| r.as_str() == text)
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+impl std::fmt::Display for GameResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The rule (or the arbiter's decision) that ended a game, as games.csv names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Termination {
     Checkmate,
     Stalemate,
@@ -71,6 +96,12 @@ impl Termination {
             Termination::MaxPlies => "max_plies",
             Termination::Adjudication => "adjudication",
         }
+    }
+}
+
+impl std::fmt::Display for Termination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

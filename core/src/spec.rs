@@ -2,7 +2,7 @@
 //! `extends` another and override only what changes. Values keep the file and line they came
 //! from, so that errors found later can name them.
 
-use crate::error::{Problem, ProblemKind};
+use crate::error::{Problem, ProblemKind, VariantError};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -180,7 +180,7 @@ fn over<T>(base: &mut Option<T>, child: Option<T>) {
 }
 
 /// Parses one file (not following `extends`); returns the spec and the name it extends.
-pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<String>>), Problem> {
+pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<String>>), VariantError> {
     let raw: RawFile = toml::from_str(src)
         .map_err(|e| Problem::new(toml_at(file, src, &e), "", ProblemKind::Toml(e.message().to_string())))?;
     let r = Reader { file, src };

@@ -1,5 +1,6 @@
 //! Opening books: one FEN or EPD position per line, taken in a seeded order.
 
+use crate::error::RunError;
 use hoplite_core::{Position, Variant};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -9,14 +10,19 @@ use std::sync::Arc;
 
 /// Reads a book; every line must be a position of `variant` (`#` comments and blank lines
 /// are skipped). EPD lines (four fields and operations) get counters `0 1`.
-pub fn read_book(variant: &Arc<Variant>, path: &Path) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read book '{}': {e}", path.display()))?;
+pub fn read_book(variant: &Arc<Variant>, path: &Path) -> Result<Vec<String>, RunError> {
+    let text = std::fs::read_to_string(path).map_err(|e| RunError::Book {
+        path: path.display().to_string(),
+        line: 0,
+        message: format!("cannot read: {e}"),
+    })?;
     let mut fens = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        let bad = |message: String| RunError::Book { path: path.display().to_string(), line: i + 1, message };
         let position_part = line.split(';').next().unwrap_or("");
         let fields: Vec<&str> = position_part.split_whitespace().collect();
         let counters = fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
@@ -26,14 +32,14 @@ pub fn read_book(variant: &Arc<Variant>, path: &Path) -> Result<Vec<String>, Str
             let n = fields.len().min(4);
             format!("{} 0 1", fields[..n].join(" "))
         };
-        let pos = Position::from_fen(variant, &fen).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        let pos = Position::from_fen(variant, &fen).map_err(|e| bad(e.to_string()))?;
         if pos.outcome().is_some() {
-            return Err(format!("{}:{}: the game is already over in this position", path.display(), i + 1));
+            return Err(bad("the game is already over in this position".into()));
         }
         fens.push(pos.to_fen());
     }
     if fens.is_empty() {
-        return Err(format!("book '{}' has no positions", path.display()));
+        return Err(RunError::EmptyBook(path.display().to_string()));
     }
     Ok(fens)
 }

@@ -1,21 +1,14 @@
-//! One game: an opening, then the engines alternate until a rule or the adjudicator ends it.
+//! One game: the opening, then the players alternate, the arbiter checking every move, until
+//! a rule of the variant (`Position::outcome`), the ply limit or the adjudicator ends it.
 
-use hoplite_core::{GameResult, Move, Position, Termination, Variant, WHITE};
-use hoplite_search::{Limits, Search, Weights, MATE_BOUND};
-use rand::{Rng, SeedableRng};
+use crate::openings::Opening;
+use crate::player::{Player, PlayerError, Turn};
+use hoplite_core::{GameResult, Position, Termination, Variant, WHITE};
+use hoplite_search::MATE_BOUND;
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// One side's engine: a name for the CSV, its weights and its per-move limit.
-#[derive(Clone, Debug)]
-pub struct EngineSpec {
-    pub name: String,
-    pub weights: Weights,
-    pub limits: Limits,
-    /// Plays uniformly random legal moves instead of searching (a baseline opponent).
-    pub random: bool,
-}
 
 /// When the adjudicator ends a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,13 +27,18 @@ impl Default for Adjudication {
     }
 }
 
-/// Where a game starts.
-#[derive(Clone, Debug)]
-pub enum Opening {
-    /// This many uniformly random legal moves from the position.
-    Random(u32),
-    /// Exactly this position.
-    Fixed,
+/// One game to play.
+pub struct Game<'a> {
+    pub variant: &'a Arc<Variant>,
+    pub config: &'a str,
+    pub game_id: u64,
+    pub seed: u64,
+    pub opening: &'a Opening,
+    /// The players' names, White first.
+    pub names: [&'a str; 2],
+    pub adjudication: Adjudication,
+    /// Keep the moves in SAN (for PGN).
+    pub record_san: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -52,8 +50,6 @@ pub struct GameRecord {
     pub white: String,
     pub black: String,
     pub opening_fen: String,
-    /// The opening as played from the start FEN, UCI.
-    pub opening_moves: Vec<String>,
     pub start_fen: String,
     pub result: GameResult,
     pub termination: Termination,
@@ -69,75 +65,51 @@ pub struct GameRecord {
     pub opening_san: Vec<String>,
 }
 
-/// The seed of one game: the run seed and the game id mixed (splitmix64).
-pub fn game_seed(run_seed: u64, game_id: u64) -> u64 {
-    let mut z = run_seed ^ game_id.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+/// A player that failed during a game: which side, and how.
+#[derive(Debug)]
+pub struct Failure {
+    pub side: usize,
+    pub error: PlayerError,
 }
 
-/// Plays `plies` random legal moves; an opening that ends the game is drawn again (the same
-/// generator continues, so this stays deterministic). Returns the moves.
-pub fn random_opening(start: &Position, plies: u32, rng: &mut ChaCha8Rng) -> Vec<Move> {
-    let mut moves = Vec::new();
-    for _attempt in 0..1000 {
-        let mut pos = start.clone();
-        let mut line = Vec::new();
-        for _ in 0..plies {
-            if pos.outcome().is_some() {
-                break;
+/// Counts the plies in a row that the scores stayed beyond the adjudicator's thresholds.
+#[derive(Default)]
+struct Adjudicator {
+    winning_white: u32,
+    winning_black: u32,
+    drawish: u32,
+}
+
+impl Adjudicator {
+    /// The adjudicated end, if any, after a move whose score (White's view) is `white_score`.
+    fn after(&mut self, a: &Adjudication, ply: u32, white_score: i32) -> Option<GameResult> {
+        if let Some((cp, moves)) = a.resign {
+            self.winning_white = if white_score >= cp { self.winning_white + 1 } else { 0 };
+            self.winning_black = if white_score <= -cp { self.winning_black + 1 } else { 0 };
+            if self.winning_white >= 2 * moves {
+                return Some(GameResult::WhiteWins);
             }
-            pos.legal_moves(&mut moves);
-            let m = moves[rng.gen_range(0..moves.len())];
-            pos.make(m);
-            line.push(m);
+            if self.winning_black >= 2 * moves {
+                return Some(GameResult::BlackWins);
+            }
         }
-        if pos.outcome().is_none() {
-            return line;
+        if let Some((cp, moves, after)) = a.draw {
+            let quiet = ply >= after && white_score.abs() <= cp && white_score.abs() < MATE_BOUND;
+            self.drawish = if quiet { self.drawish + 1 } else { 0 };
+            if self.drawish >= 2 * moves {
+                return Some(GameResult::Draw);
+            }
         }
+        None
     }
-    Vec::new()
 }
 
-/// Replays UCI moves; `None` if one is illegal here or the line ends the game.
-pub fn replay(start: &Position, uci: &[String]) -> Option<Vec<Move>> {
-    let mut pos = start.clone();
-    let mut line = Vec::new();
-    for u in uci {
-        let m = pos.parse_uci(u).ok()?;
-        pos.make(m);
-        line.push(m);
-    }
-    pos.outcome().is_none().then_some(line)
-}
-
-pub struct GameSetup<'a> {
-    pub variant: &'a Arc<Variant>,
-    pub config: &'a str,
-    pub game_id: u64,
-    pub seed: u64,
-    pub start_fen: &'a str,
-    pub opening: Opening,
-    /// Opening moves to use when legal in this variant (balance runs share openings).
-    pub shared_opening: Option<&'a [String]>,
-    pub white: &'a EngineSpec,
-    pub black: &'a EngineSpec,
-    pub adjudication: Adjudication,
-    pub record_san: bool,
-    pub tt_megabytes: usize,
-}
-
-/// Plays one game.
-pub fn play(g: &GameSetup) -> Result<GameRecord, String> {
+/// Plays one game between `players` (White first), each already told of the new game.
+pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> Result<GameRecord, Failure> {
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(g.seed);
-    let start = Position::from_fen(g.variant, g.start_fen).map_err(|e| e.to_string())?;
-    let line = match (&g.opening, g.shared_opening.and_then(|o| replay(&start, o))) {
-        (_, Some(line)) => line,
-        (Opening::Random(n), None) => random_opening(&start, *n, &mut rng),
-        (Opening::Fixed, None) => Vec::new(),
-    };
+    let start = Position::from_fen(g.variant, &g.opening.start_fen).expect("start positions are checked");
+    let line = g.opening.line(&start, &mut rng);
     let mut pos = start.clone();
     let mut opening_san = Vec::new();
     for &m in &line {
@@ -147,16 +119,12 @@ pub fn play(g: &GameSetup) -> Result<GameRecord, String> {
         pos.make(m);
     }
     let opening_fen = pos.to_fen();
-    let opening_moves = line.iter().map(|&m| g.variant.move_to_uci(m)).collect();
-    let engines = [g.white, g.black];
-    let mut searches =
-        [Search::new(g.white.weights.clone(), g.tt_megabytes), Search::new(g.black.weights.clone(), g.tt_megabytes)];
     let mut positions = Vec::new();
     let mut san = Vec::new();
     let mut nodes = 0;
     let mut plies = 0u32;
-    // Consecutive plies in which the scores (White's view) stayed beyond the thresholds.
-    let (mut winning_white, mut winning_black, mut drawish) = (0u32, 0u32, 0u32);
+    let mut adjudicator = Adjudicator::default();
+    let mut legal = Vec::new();
     let (result, termination) = loop {
         if let Some(end) = pos.outcome() {
             break end;
@@ -168,38 +136,24 @@ pub fn play(g: &GameSetup) -> Result<GameRecord, String> {
         if !pos.in_check() {
             positions.push((pos.ply() as u32, pos.to_fen()));
         }
-        let r = if engines[side].random {
-            let mut moves = Vec::new();
-            pos.legal_moves(&mut moves);
-            let m = moves[rng.gen_range(0..moves.len())];
-            hoplite_search::SearchResult { best: Some(m), score: 0, depth: 0, nodes: 0, pv: vec![m] }
-        } else {
-            searches[side].search(&mut pos, engines[side].limits)
-        };
-        nodes += r.nodes;
-        let m = r.best.expect("a position that has not ended has a move");
-        let white_score = if side == WHITE { r.score } else { -r.score };
-        if let Some((cp, moves)) = g.adjudication.resign {
-            winning_white = if white_score >= cp { winning_white + 1 } else { 0 };
-            winning_black = if white_score <= -cp { winning_black + 1 } else { 0 };
-            if winning_white >= 2 * moves {
-                break (GameResult::WhiteWins, Termination::Adjudication);
-            }
-            if winning_black >= 2 * moves {
-                break (GameResult::BlackWins, Termination::Adjudication);
-            }
+        let reply =
+            players[side].play(Turn { position: &pos, rng: &mut rng }).map_err(|error| Failure { side, error })?;
+        pos.legal_moves(&mut legal);
+        if !legal.contains(&reply.mv) {
+            let mv = pos.move_to_uci(reply.mv);
+            return Err(Failure { side, error: PlayerError::Setup(format!("'{mv}' is not legal here")) });
         }
-        if let Some((cp, moves, after)) = g.adjudication.draw {
-            let quiet = pos.ply() as u32 >= after && white_score.abs() <= cp && r.score.abs() < MATE_BOUND;
-            drawish = if quiet { drawish + 1 } else { 0 };
-            if drawish >= 2 * moves {
-                break (GameResult::Draw, Termination::Adjudication);
-            }
+        nodes += reply.nodes;
+        // A player that gives no score (the random mover) counts as calling it level.
+        let score = reply.score.unwrap_or(0);
+        let white_score = if side == WHITE { score } else { -score };
+        if let Some(r) = adjudicator.after(&g.adjudication, pos.ply() as u32, white_score) {
+            break (r, Termination::Adjudication);
         }
         if g.record_san {
-            san.push(pos.to_san(m));
+            san.push(pos.to_san(reply.mv));
         }
-        pos.make(m);
+        pos.make(reply.mv);
         plies += 1;
     };
     Ok(GameRecord {
@@ -207,11 +161,10 @@ pub fn play(g: &GameSetup) -> Result<GameRecord, String> {
         game_id: g.game_id,
         config: g.config.to_string(),
         seed: g.seed,
-        white: g.white.name.clone(),
-        black: g.black.name.clone(),
+        white: g.names[0].to_string(),
+        black: g.names[1].to_string(),
         opening_fen,
-        opening_moves,
-        start_fen: g.start_fen.to_string(),
+        start_fen: g.opening.start_fen.to_string(),
         result,
         termination,
         plies: pos.ply() as u32,
@@ -227,27 +180,27 @@ pub fn play(g: &GameSetup) -> Result<GameRecord, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::player::PlayerSpec;
+    use hoplite_formats::Budget;
 
     fn game(variant: &str, adjudication: Adjudication, fen: Option<&str>) -> GameRecord {
         let v = Variant::builtin(variant);
-        let engine =
-            EngineSpec { name: "e".into(), weights: Weights::defaults(&v), limits: Limits::nodes(300), random: false };
-        let start = fen.map_or(v.setup.clone(), String::from);
-        play(&GameSetup {
+        let spec = PlayerSpec::Hoplite { name: "e".into(), budget: Budget::nodes(300), weights: None, hash_mb: 1 };
+        let (mut w, mut b) = (spec.start().unwrap(), spec.start().unwrap());
+        w.new_game(&v).unwrap();
+        b.new_game(&v).unwrap();
+        let opening = Opening { start_fen: fen.unwrap_or(&v.setup).into(), moves: None, random_plies: 0 };
+        let g = Game {
             variant: &v,
             config: "t",
             game_id: 0,
             seed: 5,
-            start_fen: &start,
-            opening: Opening::Fixed,
-            shared_opening: None,
-            white: &engine,
-            black: &engine,
+            opening: &opening,
+            names: ["e", "e"],
             adjudication,
             record_san: true,
-            tt_megabytes: 1,
-        })
-        .unwrap()
+        };
+        play(&g, [w.as_mut(), b.as_mut()]).unwrap()
     }
 
     #[test]

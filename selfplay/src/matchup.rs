@@ -1,14 +1,14 @@
-//! `hoplite match`: engine A against engine B in colour-swapped pairs from the same openings;
+//! `hoplite match`: player A against player B in colour-swapped pairs from the same openings;
 //! Elo ± error, LOS, pentanomial counts and an optional SPRT that stops the match.
 
-use crate::game::game_seed;
-use crate::output::{self, GameRow};
-use crate::run::{Job, Progress};
+use crate::error::RunError;
+use crate::openings::{game_seed, Openings, SharedCache};
+use crate::run::{Job, Plan, Progress, Run, Tick};
 use crate::stats::{Pentanomial, Sprt, SprtState, Wdl};
-use crate::{EngineOptions, Openings, RunOptions};
-use hoplite_core::Variant;
-use std::collections::BTreeSet;
-use std::fmt::Write as _;
+use crate::{PlayerSpec, RunOptions};
+use hoplite_core::{Variant, BLACK, WHITE};
+use hoplite_formats::manifest::RunKind;
+use hoplite_formats::{csvfile, Decimal, GameRow, MatchRow, SprtRow, SprtVerdict, MATCH, SPRT};
 use std::sync::Arc;
 
 /// Running totals from A's view, and the SPRT trace.
@@ -19,20 +19,21 @@ struct Tracker {
     penta: Pentanomial,
     /// The first game of a pair whose second is not in yet: (id, A's score).
     pending: Option<(u64, f64)>,
-    trace: String,
+    trace: Vec<SprtRow>,
     state: SprtState,
     llr: Option<f64>,
+}
+
+/// Engine A's score in a game: A plays White in even games.
+fn a_score(row: &GameRow) -> f64 {
+    row.result.score_for(if row.game_id.is_multiple_of(2) { WHITE } else { BLACK })
 }
 
 impl Tracker {
     /// Counts a game; true when the SPRT has decided.
     fn take(&mut self, row: &GameRow) -> bool {
         let s = a_score(row);
-        match s {
-            1.0 => self.wdl.wins += 1,
-            0.0 => self.wdl.losses += 1,
-            _ => self.wdl.draws += 1,
-        }
+        self.wdl.add(s);
         match self.pending.take() {
             Some((id, first)) if id / 2 == row.game_id / 2 => self.penta.add(first, s),
             _ => self.pending = Some((row.game_id, s)),
@@ -42,10 +43,39 @@ impl Tracker {
         };
         let l = t.llr_pairs(&self.penta);
         let (lo, hi) = t.bounds();
-        let _ = writeln!(self.trace, "{},{l:.4},{lo:.4},{hi:.4}", self.penta.pairs());
+        self.trace.push(SprtRow { pairs: self.penta.pairs(), llr: Decimal(l), lower: Decimal(lo), upper: Decimal(hi) });
         self.llr = Some(l);
         self.state = t.state(l);
         self.state != SprtState::Continue
+    }
+
+    fn row(&self, a: &str, b: &str) -> MatchRow {
+        let (wdl, p) = (&self.wdl, &self.penta.0);
+        let (elo, err) = wdl.elo();
+        MatchRow {
+            a: a.into(),
+            b: b.into(),
+            games: wdl.games(),
+            a_wins: wdl.wins,
+            draws: wdl.draws,
+            b_wins: wdl.losses,
+            a_score: Decimal(wdl.score()),
+            elo: Decimal(elo),
+            elo_error: Decimal(err),
+            los: Decimal(wdl.los()),
+            draw_rate: Decimal(wdl.draw_rate()),
+            penta_0: p[0],
+            penta_1: p[1],
+            penta_2: p[2],
+            penta_3: p[3],
+            penta_4: p[4],
+            llr: self.llr.map(Decimal),
+            sprt: self.sprt.map(|_| match self.state {
+                SprtState::AcceptH1 => SprtVerdict::H1,
+                SprtState::AcceptH0 => SprtVerdict::H0,
+                SprtState::Continue => SprtVerdict::Continue,
+            }),
+        }
     }
 }
 
@@ -59,130 +89,82 @@ pub struct MatchReport {
     pub games_per_second: f64,
 }
 
-/// Engine A's score in a row (A plays White in even games).
-fn a_score(row: &GameRow) -> f64 {
-    let white = match row.result.as_str() {
-        "1-0" => 1.0,
-        "0-1" => 0.0,
-        _ => 0.5,
-    };
-    if row.game_id.is_multiple_of(2) {
-        white
-    } else {
-        1.0 - white
+struct Pairs {
+    config: Arc<str>,
+    variant: Arc<Variant>,
+    openings: Openings,
+    games: u64,
+    seed: u64,
+}
+
+impl Plan for Pairs {
+    fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Both games of a pair start from the same opening, drawn when the pair's first game is
+    /// taken; A (player 0) is White in the first.
+    fn job(&self, id: u64, cache: &mut SharedCache) -> Job {
+        let pair = id / 2;
+        let seed = game_seed(self.seed, pair);
+        let (white, black) = if id.is_multiple_of(2) { (0, 1) } else { (1, 0) };
+        Job {
+            game_id: id,
+            config: self.config.clone(),
+            variant: self.variant.clone(),
+            seed,
+            opening: self.openings.shared(&self.variant, pair, seed, cache),
+            white,
+            black,
+        }
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 pub fn run(
     variant_arg: &str,
-    a: &EngineOptions,
-    b: &EngineOptions,
-    names: (&str, &str),
+    a: &PlayerSpec,
+    b: &PlayerSpec,
     sprt: Option<Sprt>,
     opts: &RunOptions,
-) -> Result<MatchReport, String> {
-    let variant = Variant::load(variant_arg).map_err(|e| e.to_string())?;
-    let spec_a = Arc::new(a.engine(names.0, &variant)?);
-    let spec_b = Arc::new(b.engine(names.1, &variant)?);
-    let manifest = format!(
-        "command = \"match\"\nvariant = {variant_arg:?}\nnames = [{:?}, {:?}]\nsprt = {:?}\n{}{}{}",
-        names.0,
-        names.1,
-        sprt.map(|s| format!("{},{},{},{}", s.elo0, s.elo1, s.alpha, s.beta)).unwrap_or_default(),
-        opts.manifest(),
-        a.manifest("a_"),
-        b.manifest("b_")
-    );
-    let config: Arc<str> = format!("{} vs {}", names.0, names.1).into();
-    let configs = vec![config.to_string()];
-    let (mut out, previous) =
-        output::open(&opts.out, &manifest, opts.resume, opts.pgn, opts.timing, &variant.name, &configs)?;
-    let done: BTreeSet<u64> = previous.iter().map(|r| r.game_id).collect();
-    let mut t = Tracker { sprt, trace: String::from("pairs,llr,lower,upper\n"), ..Default::default() };
-    previous.iter().for_each(|r| {
-        t.take(r);
-    });
-    drop(previous);
-    let openings = Openings::new(&variant, opts)?;
-    let games = opts.games + opts.games % 2;
-    let todo = |id: &u64| opts.in_shard(*id) && !done.contains(id);
-    // Both games of a pair start from the same opening, drawn when the pair's first game is taken.
-    let mut last = None;
-    let jobs = (0..games).filter(todo).map(|id| {
-        let pair = id / 2;
-        let seed = game_seed(opts.seed, pair);
-        let (start_fen, line) = openings.shared(&variant, pair, seed, &mut last);
-        let (white, black) = if id.is_multiple_of(2) { (&spec_a, &spec_b) } else { (&spec_b, &spec_a) };
-        Job {
-            game_id: id,
-            variant: variant.clone(),
-            config: config.clone(),
-            seed,
-            start_fen,
-            opening: openings.opening(),
-            shared_opening: Some(line),
-            white: white.clone(),
-            black: black.clone(),
-            adjudication: opts.adjudication,
-            record_san: opts.pgn,
-            tt_megabytes: opts.tt_megabytes,
-        }
-    });
-    let total = (0..games).filter(|&id| opts.in_shard(id)).count() as u64;
-    let mut progress = Progress::new("match", total, done.len() as u64);
-    if t.state == SprtState::Continue {
-        crate::run::run_jobs(jobs, opts.threads, &mut out, &mut progress, |row| {
-            let halt = t.take(row);
-            (t.wdl, halt)
-        })?;
-    }
-    let Tracker { wdl, penta, trace, state, llr, .. } = t;
-    output::write_summary(&opts.out, &out.tallies)?;
-    let (elo, err) = wdl.elo();
-    let mut m = String::from("a,b,games,a_wins,draws,b_wins,a_score,elo,elo_error,los,draw_rate,penta_0,penta_1,penta_2,penta_3,penta_4,llr,sprt\n");
-    let _ = writeln!(
-        m,
-        "{},{},{},{},{},{},{:.4},{:.2},{:.2},{:.4},{:.4},{},{},{},{},{},{},{}",
-        names.0,
-        names.1,
-        wdl.games(),
-        wdl.wins,
-        wdl.draws,
-        wdl.losses,
-        wdl.score(),
-        elo,
-        err,
-        wdl.los(),
-        wdl.draw_rate(),
-        penta.0[0],
-        penta.0[1],
-        penta.0[2],
-        penta.0[3],
-        penta.0[4],
-        llr.map(|l| format!("{l:.4}")).unwrap_or_default(),
-        match (sprt, state) {
-            (None, _) => "",
-            (_, SprtState::AcceptH1) => "H1",
-            (_, SprtState::AcceptH0) => "H0",
-            _ => "continue",
-        }
-    );
-    let write = |name: &str, text: &str| {
-        std::fs::write(opts.out.join(name), text)
-            .map_err(|e| format!("{}: cannot write: {e}", opts.out.join(name).display()))
+    progress: impl FnMut(&Progress),
+) -> Result<MatchReport, RunError> {
+    let variant = Variant::load(variant_arg)?;
+    a.check(&variant)?;
+    b.check(&variant)?;
+    let mut manifest = opts.manifest(RunKind::Match, &[a, b]);
+    manifest.variant = Some(variant_arg.to_string());
+    manifest.sprt = sprt.map(|s| format!("{},{},{},{}", s.elo0, s.elo1, s.alpha, s.beta));
+    let config = format!("{} vs {}", a.name(), b.name());
+    let run = Run {
+        settings: opts.settings(),
+        manifest,
+        players: vec![a.clone(), b.clone()],
+        configs: vec![config.clone()],
+        variant_name: variant.name.clone(),
     };
-    write("match.csv", &m)?;
+    let openings = Openings::new(&variant, opts.book.as_deref(), opts.seed, opts.random_plies)?;
+    let games = opts.games + opts.games % 2;
+    let plan = Pairs { config: config.into(), variant, openings, games, seed: opts.seed };
+    let mut t = Tracker { sprt, ..Default::default() };
+    let report = run.execute(
+        &plan,
+        |row| {
+            let stop = t.take(row);
+            Tick { wdl: t.wdl, stop }
+        },
+        progress,
+    )?;
+    csvfile::write(&opts.out.join(MATCH), &[t.row(a.name(), b.name())])?;
     if sprt.is_some() {
-        write("sprt.csv", &trace)?;
+        csvfile::write(&opts.out.join(SPRT), &t.trace)?;
     }
     Ok(MatchReport {
-        a: names.0.into(),
-        b: names.1.into(),
-        wdl,
-        penta,
-        llr,
-        sprt: sprt.map(|_| state),
-        games_per_second: progress.games_per_second(),
+        a: a.name().into(),
+        b: b.name().into(),
+        wdl: t.wdl,
+        penta: t.penta,
+        llr: t.llr,
+        sprt: sprt.map(|_| t.state),
+        games_per_second: report.games_per_second(),
     })
 }

@@ -1,206 +1,277 @@
-//! Runs a list of games in parallel (one search per game, on a rayon pool), writing them in
-//! game-id order as they finish, with progress on stderr.
+//! The one run driver behind selfplay, match and balance: it opens the run directory (or
+//! resumes it), asks a `Plan` for the games still to play, plays them on a pool of threads,
+//! each with its own players kept across its games, and writes them in game-id order as they
+//! finish. What differs between commands is the plan (which game has which players, variant
+//! and opening) and the hook that watches the games go by.
 
-use crate::game::{play, Adjudication, EngineSpec, GameRecord, GameSetup, Opening};
-use crate::output::{GameRow, RunOutput};
+use crate::error::RunError;
+use crate::game::{play, Adjudication, Game, GameRecord};
+use crate::openings::{Opening, SharedCache};
+use crate::output::{self, RunOutput, Tallies};
+use crate::player::{Player, PlayerSpec};
 use crate::stats::Wdl;
 use hoplite_core::Variant;
-use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::{BTreeMap, VecDeque};
-use std::io::IsTerminal;
+use hoplite_formats::{GameRow, Manifest};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// Everything one game needs, owned, so that it can go to a worker thread.
+/// One game of a run, owned, so that it can go to a worker thread.
 #[derive(Clone)]
 pub struct Job {
     pub game_id: u64,
-    pub variant: Arc<Variant>,
     pub config: Arc<str>,
+    pub variant: Arc<Variant>,
     pub seed: u64,
-    pub start_fen: Arc<str>,
     pub opening: Opening,
-    pub shared_opening: Option<Arc<Vec<String>>>,
-    pub white: Arc<EngineSpec>,
-    pub black: Arc<EngineSpec>,
-    pub adjudication: Adjudication,
-    pub record_san: bool,
-    pub tt_megabytes: usize,
+    /// Indices into the run's players.
+    pub white: usize,
+    pub black: usize,
 }
 
-impl Job {
-    pub fn play(&self) -> Result<GameRecord, String> {
-        play(&GameSetup {
-            variant: &self.variant,
-            config: &self.config,
-            game_id: self.game_id,
-            seed: self.seed,
-            start_fen: &self.start_fen,
-            opening: self.opening.clone(),
-            shared_opening: self.shared_opening.as_deref().map(|v| v.as_slice()),
-            white: &self.white,
-            black: &self.black,
-            adjudication: self.adjudication,
-            record_san: self.record_san,
-            tt_megabytes: self.tt_megabytes,
-        })
-    }
+/// Which games a run has.
+pub trait Plan: Sync {
+    /// Game ids run from 0 to this.
+    fn games(&self) -> u64;
+    /// The game with this id. Jobs are asked for one at a time in increasing id order, so a
+    /// plan may draw an opening once for the games that share it (`cache`).
+    fn job(&self, id: u64, cache: &mut SharedCache) -> Job;
 }
 
-/// Progress on stderr: a bar on a terminal, a plain line every few seconds otherwise.
+/// What the hook says after each game: the score to show (White's, or engine A's), and
+/// whether to stop (an SPRT has decided).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tick {
+    pub wdl: Wdl,
+    pub stop: bool,
+}
+
+/// Where a run stands, for a progress display.
+#[derive(Clone, Copy, Debug)]
 pub struct Progress {
-    bar: Option<ProgressBar>,
-    total: u64,
-    done: u64,
-    already: u64,
-    start: Instant,
-    last_line: Instant,
-    label: String,
+    pub done: u64,
+    pub total: u64,
+    /// Games that were done before this session (a resume).
+    pub already: u64,
+    pub wdl: Wdl,
 }
 
-impl Progress {
-    pub fn new(label: &str, total: u64, already: u64) -> Progress {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let b = ProgressBar::new(total);
-            b.set_style(
-                ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta} {msg}")
-                    .expect("a valid template")
-                    .progress_chars("=> "),
-            );
-            b.set_prefix(label.to_string());
-            b.set_position(already);
-            b
-        });
-        Progress {
-            bar,
-            total,
-            done: already,
-            already,
-            start: Instant::now(),
-            last_line: Instant::now(),
-            label: label.to_string(),
-        }
-    }
+/// How a run is carried out (what does not change its games).
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub out: PathBuf,
+    pub threads: usize,
+    pub resume: bool,
+    /// (K, N): play only game ids ≡ K (mod N).
+    pub shard: Option<(u64, u64)>,
+    pub adjudication: Adjudication,
+}
 
-    /// `wdl` from the reported side's view (White, or engine A in a match).
-    pub fn update(&mut self, done: u64, new: u64, wdl: &Wdl) {
-        self.done = done;
-        let (lo, hi) = wdl.score_interval();
-        let msg = format!(
-            "W/D/L {}/{}/{}  score {:.3} ± {:.3}",
-            wdl.wins,
-            wdl.draws,
-            wdl.losses,
-            wdl.score(),
-            (hi - lo) / 2.0
-        );
-        if let Some(b) = &self.bar {
-            b.inc(new);
-            b.set_message(msg);
-        } else if self.last_line.elapsed() >= Duration::from_secs(5) || done == self.total {
-            self.last_line = Instant::now();
-            let rate = self.games_per_second();
-            eprintln!("{}: {done}/{} games, {rate:.1} games/s, {msg}", self.label, self.total);
-        }
+impl Settings {
+    pub fn in_shard(&self, id: u64) -> bool {
+        self.shard.is_none_or(|(k, n)| id % n == k)
     }
+}
 
-    /// Games per second in this session.
+pub struct Run {
+    pub settings: Settings,
+    pub manifest: Manifest,
+    pub players: Vec<PlayerSpec>,
+    /// Configurations in the order summary.csv lists them.
+    pub configs: Vec<String>,
+    /// The variant games.csv names.
+    pub variant_name: String,
+}
+
+pub struct RunReport {
+    pub tallies: Tallies,
+    pub played: u64,
+    pub seconds: f64,
+}
+
+impl RunReport {
     pub fn games_per_second(&self) -> f64 {
-        (self.done - self.already) as f64 / self.start.elapsed().as_secs_f64().max(1e-9)
-    }
-
-    pub fn finish(&self) {
-        if let Some(b) = &self.bar {
-            b.finish();
-        }
+        self.played as f64 / self.seconds.max(1e-9)
     }
 }
 
-/// Plays the games `jobs` yields on `threads` threads and writes each through `out` in the
-/// order the iterator gives them. Workers take jobs one at a time, in order, so only games
-/// finished ahead of an earlier one wait in memory. `on_row` sees every written row and may
-/// ask to stop (an SPRT decision): jobs not started then are skipped, started ones finish and
-/// are written.
-pub fn run_jobs(
-    jobs: impl Iterator<Item = Job> + Send,
-    threads: usize,
-    out: &mut RunOutput,
-    progress: &mut Progress,
-    mut on_row: impl FnMut(&GameRow) -> (Wdl, bool),
-) -> Result<(), String> {
-    let threads = threads.max(1);
-    let source = Mutex::new(jobs);
-    let stop = AtomicBool::new(false);
-    let (order_tx, order_rx) = mpsc::channel::<u64>();
-    let (tx, rx) = mpsc::channel::<Result<GameRecord, String>>();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    let mut first_error = None;
-    pool.in_place_scope(|scope| {
-        for _ in 0..threads {
-            let (source, stop, order_tx, tx) = (&source, &stop, order_tx.clone(), tx.clone());
-            scope.spawn(move |_| loop {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                // The id goes out under the lock, so the writer learns the order jobs were taken.
-                let job = {
-                    let mut it = source.lock().unwrap_or_else(|e| e.into_inner());
-                    let job = it.next();
-                    if let Some(j) = &job {
-                        let _ = order_tx.send(j.game_id);
-                    }
-                    job
-                };
-                let Some(job) = job else { break };
-                if tx.send(job.play()).is_err() {
-                    break;
-                }
-            });
+/// The players of one worker thread, started when first needed and kept across its games.
+/// Slot 1 is for a player that plays itself (both sides need their own).
+struct Seats<'a> {
+    specs: &'a [PlayerSpec],
+    seats: BTreeMap<(usize, usize), Box<dyn Player>>,
+}
+
+impl Seats<'_> {
+    fn take(&mut self, player: usize, slot: usize) -> Result<Box<dyn Player>, RunError> {
+        match self.seats.remove(&(player, slot)) {
+            Some(p) => Ok(p),
+            None => {
+                let spec = &self.specs[player];
+                spec.start().map_err(|error| RunError::Player { name: spec.name().into(), error })
+            }
         }
-        drop((order_tx, tx));
-        let mut expected: VecDeque<u64> = VecDeque::new();
-        let mut pending: BTreeMap<u64, GameRecord> = BTreeMap::new();
-        let mut done = progress.done;
-        for rec in rx {
-            let rec = match rec {
-                Ok(r) => r,
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    first_error.get_or_insert(e);
-                    continue;
-                }
-            };
-            expected.extend(order_rx.try_iter());
-            pending.insert(rec.game_id, rec);
-            while let Some(rec) = expected.front().and_then(|id| pending.remove(id)) {
-                expected.pop_front();
-                if first_error.is_some() {
-                    continue;
-                }
-                match out.write(&rec) {
-                    Ok(row) => {
-                        done += 1;
-                        let (wdl, halt) = on_row(&row);
-                        if halt {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        progress.update(done, 1, &wdl);
+    }
+
+    /// Plays a job with its two players.
+    fn play(&mut self, job: &Job, settings: &Settings, record_san: bool) -> Result<GameRecord, RunError> {
+        let black_slot = usize::from(job.black == job.white);
+        let mut white = self.take(job.white, 0)?;
+        let mut black = self.take(job.black, black_slot)?;
+        let fail = |i: usize, error| RunError::Player { name: self.specs[i].name().into(), error };
+        white.new_game(&job.variant).map_err(|e| fail(job.white, e))?;
+        black.new_game(&job.variant).map_err(|e| fail(job.black, e))?;
+        let game = Game {
+            variant: &job.variant,
+            config: &job.config,
+            game_id: job.game_id,
+            seed: job.seed,
+            opening: &job.opening,
+            names: [self.specs[job.white].name(), self.specs[job.black].name()],
+            adjudication: settings.adjudication,
+            record_san,
+        };
+        let result = play(&game, [white.as_mut(), black.as_mut()]);
+        let players = [job.white, job.black];
+        let record = result.map_err(|f| fail(players[f.side], f.error))?;
+        self.seats.insert((job.white, 0), white);
+        self.seats.insert((job.black, black_slot), black);
+        Ok(record)
+    }
+}
+
+impl Run {
+    /// Plays the plan's games that are in this shard and not done yet. `hook` sees every game,
+    /// those of an earlier session first, and may stop the run: games not started then are
+    /// skipped, started ones finish and are written. `progress` hears of each game written.
+    pub fn execute(
+        &self,
+        plan: &dyn Plan,
+        mut hook: impl FnMut(&GameRow) -> Tick,
+        mut progress: impl FnMut(&Progress),
+    ) -> Result<RunReport, RunError> {
+        let s = &self.settings;
+        let (mut out, previous) = output::open(&s.out, &self.manifest, s.resume, &self.variant_name, &self.configs)?;
+        let done: BTreeSet<u64> = previous.iter().map(|r| r.game_id).collect();
+        let mut tick = Tick::default();
+        for row in &previous {
+            tick = hook(row);
+        }
+        drop(previous);
+        let total = (0..plan.games()).filter(|&id| s.in_shard(id)).count() as u64;
+        let started = Instant::now();
+        let mut state = Progress { done: done.len() as u64, total, already: done.len() as u64, wdl: tick.wdl };
+        let mut played = 0;
+        if !tick.stop {
+            let mut cache = None;
+            let todo = (0..plan.games()).filter(|&id| s.in_shard(id) && !done.contains(&id));
+            let jobs = todo.map(|id| plan.job(id, &mut cache));
+            played = self.play_jobs(jobs, &mut out, |row| {
+                let t = hook(row);
+                state.done += 1;
+                state.wdl = t.wdl;
+                progress(&state);
+                t.stop
+            })?;
+        }
+        out.tallies.write_summary(&s.out)?;
+        Ok(RunReport { tallies: out.tallies, played, seconds: started.elapsed().as_secs_f64() })
+    }
+
+    /// Plays `jobs` on the thread pool and writes each through `out` in the order the iterator
+    /// gives them. Workers take jobs one at a time, in order, so only games finished ahead of
+    /// an earlier one wait in memory. Returns the number of games written.
+    fn play_jobs(
+        &self,
+        jobs: impl Iterator<Item = Job> + Send,
+        out: &mut RunOutput,
+        mut on_row: impl FnMut(&GameRow) -> bool,
+    ) -> Result<u64, RunError> {
+        let threads = self.settings.threads.max(1);
+        let source = Mutex::new(jobs);
+        let stop = AtomicBool::new(false);
+        let (order_tx, order_rx) = mpsc::channel::<u64>();
+        let (tx, rx) = mpsc::channel::<Result<GameRecord, RunError>>();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| RunError::Threads { threads, message: e.to_string() })?;
+        let mut first_error = None;
+        let mut written = 0;
+        pool.in_place_scope(|scope| {
+            for _ in 0..threads {
+                let (source, stop, order_tx, tx) = (&source, &stop, order_tx.clone(), tx.clone());
+                let mut seats = Seats { specs: &self.players, seats: BTreeMap::new() };
+                let (settings, record_san) = (&self.settings, self.manifest.pgn);
+                scope.spawn(move |_| loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
                     }
+                    // The id goes out under the lock, so the writer learns the order jobs were taken.
+                    let job = {
+                        let mut it = source.lock().unwrap_or_else(|e| e.into_inner());
+                        let job = it.next();
+                        if let Some(j) = &job {
+                            let _ = order_tx.send(j.game_id);
+                        }
+                        job
+                    };
+                    let Some(job) = job else { break };
+                    if tx.send(seats.play(&job, settings, record_san)).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop((order_tx, tx));
+            let mut expected: VecDeque<u64> = VecDeque::new();
+            let mut pending: BTreeMap<u64, GameRecord> = BTreeMap::new();
+            for rec in rx {
+                let rec = match rec {
+                    Ok(r) => r,
                     Err(e) => {
                         stop.store(true, Ordering::Relaxed);
-                        first_error = Some(e);
+                        first_error.get_or_insert(e);
+                        continue;
+                    }
+                };
+                expected.extend(order_rx.try_iter());
+                pending.insert(rec.game_id, rec);
+                while let Some(rec) = expected.front().and_then(|id| pending.remove(id)) {
+                    expected.pop_front();
+                    if first_error.is_some() {
+                        continue;
+                    }
+                    match out.write(&rec) {
+                        Ok(row) => {
+                            written += 1;
+                            if on_row(&row) {
+                                stop.store(true, Ordering::Relaxed);
+                            }
+                        }
+                        Err(e) => {
+                            stop.store(true, Ordering::Relaxed);
+                            first_error = Some(e);
+                        }
                     }
                 }
             }
+        });
+        match first_error {
+            Some(e) => Err(e),
+            None => Ok(written),
         }
-    });
-    progress.finish();
-    match first_error {
-        Some(e) => Err(e),
-        None => Ok(()),
     }
+}
+
+/// Parses `K/N`.
+pub fn parse_shard(s: &str) -> Result<(u64, u64), RunError> {
+    let bad = || RunError::Usage(format!("--shard '{s}': expected K/N with 0 <= K < N"));
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if n == 0 || k >= n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }

@@ -15,6 +15,17 @@ pub struct Wdl {
 }
 
 impl Wdl {
+    /// Counts one game by its score for this side: 1 a win, 0 a loss, else a draw.
+    pub fn add(&mut self, score: f64) {
+        if score == 1.0 {
+            self.wins += 1;
+        } else if score == 0.0 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
     pub fn games(&self) -> u64 {
         self.wins + self.draws + self.losses
     }

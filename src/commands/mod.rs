@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod perft;
+pub mod progress;
 pub mod selfplay;
 pub mod tune;
 

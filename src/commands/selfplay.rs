@@ -1,12 +1,15 @@
 //! `hoplite selfplay`, `match`, `balance` and `merge`.
 
+use super::progress::Display;
 use super::CmdResult;
 use clap::Args;
+use hoplite_formats::Budget;
 use hoplite_selfplay::game::Adjudication;
 use hoplite_selfplay::stats::{Sprt, SprtState};
-use hoplite_selfplay::{balance, matchup, merge, parse_shard, selfplay, summary_table, EngineOptions, RunOptions};
+use hoplite_selfplay::{balance, matchup, merge, parse_shard, selfplay, summary_table, PlayerSpec, RunOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Args, Clone)]
 pub struct EngineArgs {
@@ -24,16 +27,18 @@ pub struct EngineArgs {
     weights: Option<PathBuf>,
 }
 
-impl EngineArgs {
-    fn options(&self) -> EngineOptions {
-        EngineOptions {
-            nodes: self.nodes,
-            depth: self.depth,
-            movetime_ms: self.movetime,
-            weights: self.weights.clone(),
-            random: false,
-        }
+/// hoplite's engine with a budget (1,000 nodes when none is given: the same on any machine).
+fn hoplite(name: &str, budget: Budget, weights: Option<PathBuf>, run: &RunOptions) -> PlayerSpec {
+    PlayerSpec::Hoplite {
+        name: name.into(),
+        budget: budget.or(Budget::nodes(1000)),
+        weights,
+        hash_mb: run.tt_megabytes,
     }
+}
+
+fn budget(nodes: Option<u64>, depth: Option<u32>, movetime: Option<u64>) -> Budget {
+    Budget { nodes, depth, movetime: movetime.map(Duration::from_millis), clock: None }
 }
 
 #[derive(Args, Clone)]
@@ -65,9 +70,9 @@ pub struct RunArgs {
     /// Play only game ids ≡ K (mod N), as K/N.
     #[arg(long)]
     shard: Option<String>,
-    /// Engine moves after the opening before the game is drawn.
-    #[arg(long, default_value_t = 400)]
-    max_plies: u32,
+    /// Moves after the opening before the game is drawn (default 400).
+    #[arg(long)]
+    max_plies: Option<u32>,
     /// Resign adjudication: CP:MOVES (score beyond CP for MOVES moves of each side).
     #[arg(long)]
     resign: Option<String>,
@@ -95,13 +100,8 @@ fn numbers(s: &str, n: usize, flag: &str) -> Result<Vec<i64>, String> {
 }
 
 impl RunArgs {
-    fn options(
-        &self,
-        default_games: u64,
-        default_seed: u64,
-        default_plies: u32,
-        default_out: &str,
-    ) -> Result<RunOptions, String> {
+    /// The options, with these defaults where the command line says nothing.
+    fn options(&self, defaults: Defaults, default_out: &str) -> Result<RunOptions, String> {
         let resign = match &self.resign {
             Some(s) => numbers(s, 2, "--resign").map(|v| Some((v[0] as i32, v[1] as u32)))?,
             None => None,
@@ -111,21 +111,32 @@ impl RunArgs {
             None => None,
         };
         Ok(RunOptions {
-            games: self.games.unwrap_or(default_games),
+            games: self.games.unwrap_or(defaults.games),
             threads: self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-            seed: self.seed.unwrap_or(default_seed),
-            random_plies: self.random_plies.unwrap_or(default_plies),
+            seed: self.seed.unwrap_or(defaults.seed),
+            random_plies: self.random_plies.unwrap_or(defaults.random_plies),
             book: self.book.clone(),
             out: self.out.clone().unwrap_or_else(|| PathBuf::from(default_out)),
             pgn: self.pgn,
             resume: self.resume,
-            shard: self.shard.as_deref().map(parse_shard).transpose()?,
-            adjudication: Adjudication { max_plies: self.max_plies, resign, draw },
+            shard: self.shard.as_deref().map(parse_shard).transpose().map_err(|e| e.to_string())?,
+            adjudication: Adjudication { max_plies: self.max_plies.unwrap_or(defaults.max_plies), resign, draw },
             timing: self.timing,
             tt_megabytes: self.tt_mb.max(1),
         })
     }
 }
+
+/// What a run uses where neither the command line nor a balance file says.
+#[derive(Clone, Copy)]
+struct Defaults {
+    games: u64,
+    seed: u64,
+    random_plies: u32,
+    max_plies: u32,
+}
+
+const DEFAULTS: Defaults = Defaults { games: 100, seed: 1, random_plies: 8, max_plies: 400 };
 
 #[derive(Args)]
 pub struct SelfplayArgs {
@@ -146,10 +157,14 @@ fn finish_message(out: &std::path::Path, played: u64, gps: f64) {
 pub fn run_selfplay(a: SelfplayArgs) -> CmdResult {
     let default_out =
         format!("runs/selfplay-{}", a.variant.trim_end_matches(".toml").rsplit('/').next().unwrap_or("run"));
-    let opts = a.run.options(100, 1, 8, &default_out)?;
-    let r = selfplay(&a.variant, &a.engine.options(), &opts)?;
+    let opts = a.run.options(DEFAULTS, &default_out)?;
+    let e = &a.engine;
+    let player = hoplite("hoplite", budget(e.nodes, e.depth, e.movetime), e.weights.clone(), &opts);
+    let mut display = Display::new(&a.variant);
+    let r = selfplay::run(&a.variant, &player, &opts, |p| display.update(p)).map_err(|e| e.to_string())?;
+    display.finish();
     print!("{}", summary_table(&r.tallies));
-    finish_message(&opts.out, r.played, r.games_per_second);
+    finish_message(&opts.out, r.played, r.games_per_second());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -168,21 +183,24 @@ pub struct BalanceArgs {
 }
 
 pub fn run_balance(a: BalanceArgs) -> CmdResult {
-    let b = balance::load(&a.config)?;
+    let b = balance::load(&a.config).map_err(|e| e.to_string())?;
     let f = &b.file;
     let default_out =
         format!("runs/balance-{}", a.config.file_stem().map_or("run".into(), |s| s.to_string_lossy().to_string()));
-    let mut run = a.run.clone();
-    if a.run.max_plies == 400 {
-        if let Some(m) = f.max_plies {
-            run.max_plies = m;
-        }
-    }
-    let opts = run.options(f.games.unwrap_or(100), f.seed.unwrap_or(1), f.random_plies.unwrap_or(8), &default_out)?;
-    let engine = EngineOptions { nodes: a.nodes.or(f.nodes), depth: a.depth.or(f.depth), ..Default::default() };
-    let r = balance::run(&b, &engine, &opts)?;
+    // The command line, then the file, then the defaults.
+    let defaults = Defaults {
+        games: f.games.unwrap_or(DEFAULTS.games),
+        seed: f.seed.unwrap_or(DEFAULTS.seed),
+        random_plies: f.random_plies.unwrap_or(DEFAULTS.random_plies),
+        max_plies: f.max_plies.unwrap_or(DEFAULTS.max_plies),
+    };
+    let opts = a.run.options(defaults, &default_out)?;
+    let player = hoplite("hoplite", budget(a.nodes.or(f.nodes), a.depth.or(f.depth), None), None, &opts);
+    let mut display = Display::new("balance");
+    let r = balance::run(&b, &player, &opts, |p| display.update(p)).map_err(|e| e.to_string())?;
+    display.finish();
     print!("{}", summary_table(&r.tallies));
-    finish_message(&opts.out, r.played, r.games_per_second);
+    finish_message(&opts.out, r.played, r.games_per_second());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -228,23 +246,17 @@ pub struct MatchArgs {
 }
 
 pub fn run_match(a: MatchArgs) -> CmdResult {
-    let opts = a.run.options(100, 1, 8, "runs/match")?;
+    let opts = a.run.options(DEFAULTS, "runs/match")?;
     let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
-    let ea = EngineOptions {
-        nodes: a.a_nodes,
-        depth: a.a_depth,
-        movetime_ms: None,
-        weights: a.a_weights.clone(),
-        random: a.a_random,
+    let side = |name: &str, random: bool, nodes, depth, weights: &Option<PathBuf>| match random {
+        true => PlayerSpec::Random { name: name.into() },
+        false => hoplite(name, budget(nodes, depth, None), weights.clone(), &opts),
     };
-    let eb = EngineOptions {
-        nodes: a.b_nodes,
-        depth: a.b_depth,
-        movetime_ms: None,
-        weights: a.b_weights.clone(),
-        random: a.b_random,
-    };
-    let r = matchup::run(&a.variant, &ea, &eb, (&a.a_name, &a.b_name), sprt, &opts)?;
+    let pa = side(&a.a_name, a.a_random, a.a_nodes, a.a_depth, &a.a_weights);
+    let pb = side(&a.b_name, a.b_random, a.b_nodes, a.b_depth, &a.b_weights);
+    let mut display = Display::new("match");
+    let r = matchup::run(&a.variant, &pa, &pb, sprt, &opts, |p| display.update(p)).map_err(|e| e.to_string())?;
+    display.finish();
     let (elo, err) = r.wdl.elo();
     // A side that won every game has no finite Elo estimate.
     let elo_text = if r.wdl.wins == r.wdl.games() || r.wdl.losses == r.wdl.games() {
@@ -288,7 +300,7 @@ pub struct MergeArgs {
 }
 
 pub fn run_merge(a: MergeArgs) -> CmdResult {
-    let n = merge::merge(&a.dirs, &a.out)?;
+    let n = merge::merge(&a.dirs, &a.out).map_err(|e| e.to_string())?;
     eprintln!("merged {n} games into {}", a.out.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,28 @@
+//! hoplite-formats: every file a run writes or reads, as a serde type: run.toml (the
+//! manifest), games.csv, positions.csv, summary.csv, match.csv, sprt.csv and the tuner's
+//! loss and values files. Writers and readers both go through these types, so a column is
+//! named in one place, and the numbers keep a fixed number of decimals (`Decimal`).
+#![forbid(unsafe_code)]
+
+pub mod budget;
+pub mod csvfile;
+pub mod decimal;
+pub mod error;
+pub mod manifest;
+pub mod records;
+pub mod tune;
+
+pub use budget::{Budget, Clock};
+pub use decimal::Decimal;
+pub use error::FormatError;
+pub use manifest::{Manifest, PlayerRecord, RunKind};
+pub use records::{GameRow, MatchRow, PositionRow, SprtRow, SprtVerdict, SummaryRow, WhiteScore};
+
+/// The files of a run directory.
+pub const GAMES: &str = "games.csv";
+pub const POSITIONS: &str = "positions.csv";
+pub const SUMMARY: &str = "summary.csv";
+pub const PGN: &str = "games.pgn";
+pub const MANIFEST: &str = "run.toml";
+pub const MATCH: &str = "match.csv";
+pub const SPRT: &str = "sprt.csv";

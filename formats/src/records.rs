@@ -1,0 +1,192 @@
+//! The rows of games.csv, positions.csv, summary.csv, match.csv and sprt.csv.
+
+use crate::decimal::Decimal;
+use hoplite_core::{GameResult, Termination};
+use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
+
+/// One game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRow {
+    pub game_id: u64,
+    pub variant: String,
+    pub config: String,
+    pub seed: u64,
+    pub white: String,
+    pub black: String,
+    pub opening_fen: String,
+    pub result: GameResult,
+    pub termination: Termination,
+    pub plies: u32,
+    pub final_fen: String,
+    pub nodes: u64,
+    /// Empty unless timing was asked for: wall time would make runs differ byte for byte.
+    pub duration_ms: Option<u64>,
+}
+
+/// A result as White's score: `1`, `0.5` or `0` (the tuner's target).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WhiteScore(pub GameResult);
+
+impl Serialize for WhiteScore {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(match self.0 {
+            GameResult::WhiteWins => "1",
+            GameResult::Draw => "0.5",
+            GameResult::BlackWins => "0",
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for WhiteScore {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        match text.trim() {
+            "1" => Ok(WhiteScore(GameResult::WhiteWins)),
+            "0.5" => Ok(WhiteScore(GameResult::Draw)),
+            "0" => Ok(WhiteScore(GameResult::BlackWins)),
+            other => Err(de::Error::custom(format!("result '{other}' is not 1, 0.5 or 0"))),
+        }
+    }
+}
+
+/// One position of a game, after the opening, with the game's result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PositionRow {
+    pub game_id: u64,
+    pub ply: u32,
+    pub fen: String,
+    pub result: WhiteScore,
+}
+
+/// One configuration's totals: White's score with its 95% interval, and how games ended.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SummaryRow {
+    pub config: String,
+    pub games: u64,
+    pub white_wins: u64,
+    pub draws: u64,
+    pub black_wins: u64,
+    pub white_score: Decimal<4>,
+    pub ci95_low: Decimal<4>,
+    pub ci95_high: Decimal<4>,
+    pub mean_plies: Decimal<2>,
+    pub checkmate: u64,
+    pub stalemate: u64,
+    pub repetition: u64,
+    pub fifty_moves: u64,
+    pub insufficient_material: u64,
+    pub bare_king: u64,
+    pub max_plies: u64,
+    pub adjudication: u64,
+}
+
+impl SummaryRow {
+    /// The count of games that ended by `t`.
+    pub fn ended_by(&mut self, t: Termination) -> &mut u64 {
+        match t {
+            Termination::Checkmate => &mut self.checkmate,
+            Termination::Stalemate => &mut self.stalemate,
+            Termination::Repetition => &mut self.repetition,
+            Termination::FiftyMoves => &mut self.fifty_moves,
+            Termination::InsufficientMaterial => &mut self.insufficient_material,
+            Termination::BareKing => &mut self.bare_king,
+            Termination::MaxPlies => &mut self.max_plies,
+            Termination::Adjudication => &mut self.adjudication,
+        }
+    }
+    /// (termination, count) for every termination, in the columns' order.
+    pub fn endings(&self) -> Vec<(Termination, u64)> {
+        let mut row = self.clone();
+        Termination::ALL.iter().map(|&t| (t, *row.ended_by(t))).collect()
+    }
+}
+
+/// An SPRT's decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SprtVerdict {
+    H1,
+    H0,
+    #[serde(rename = "continue")]
+    Continue,
+}
+
+/// A match's figures from engine A's view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchRow {
+    pub a: String,
+    pub b: String,
+    pub games: u64,
+    pub a_wins: u64,
+    pub draws: u64,
+    pub b_wins: u64,
+    pub a_score: Decimal<4>,
+    pub elo: Decimal<2>,
+    pub elo_error: Decimal<2>,
+    pub los: Decimal<4>,
+    pub draw_rate: Decimal<4>,
+    pub penta_0: u64,
+    pub penta_1: u64,
+    pub penta_2: u64,
+    pub penta_3: u64,
+    pub penta_4: u64,
+    pub llr: Option<Decimal<4>>,
+    pub sprt: Option<SprtVerdict>,
+}
+
+/// The SPRT's log-likelihood ratio after each pair.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtRow {
+    pub pairs: u64,
+    pub llr: Decimal<4>,
+    pub lower: Decimal<4>,
+    pub upper: Decimal<4>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::csvfile::header;
+
+    #[test]
+    fn headers_come_from_the_types() {
+        assert_eq!(
+            header::<GameRow>().join(","),
+            "game_id,variant,config,seed,white,black,opening_fen,result,termination,plies,final_fen,nodes,duration_ms"
+        );
+        assert_eq!(header::<PositionRow>().join(","), "game_id,ply,fen,result");
+        let summary = header::<SummaryRow>();
+        let ends: Vec<&str> = Termination::ALL.iter().map(|t| t.as_str()).collect();
+        assert_eq!(summary[9..], ends[..], "a column per termination, in order");
+    }
+
+    #[test]
+    fn a_name_with_a_comma_survives_the_round_trip() {
+        let path = std::env::temp_dir().join(format!("hoplite-formats-{}.csv", std::process::id()));
+        let row = MatchRow {
+            a: "x,y \"quoted\"".into(),
+            b: "B".into(),
+            games: 2,
+            a_wins: 1,
+            draws: 0,
+            b_wins: 1,
+            a_score: Decimal(0.5),
+            elo: Decimal(0.0),
+            elo_error: Decimal(1.5),
+            los: Decimal(0.5),
+            draw_rate: Decimal(0.0),
+            penta_0: 0,
+            penta_1: 0,
+            penta_2: 1,
+            penta_3: 0,
+            penta_4: 0,
+            llr: None,
+            sprt: Some(SprtVerdict::Continue),
+        };
+        crate::csvfile::write(&path, std::slice::from_ref(&row)).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\"x,y \"\"quoted\"\"\",B,2,1,0,1,0.5000,0.00,1.50"), "{text}");
+        let back: Vec<MatchRow> = crate::csvfile::read(&path).unwrap();
+        std::fs::remove_file(&path).ok();
+        assert_eq!(back, [row]);
+    }
+}

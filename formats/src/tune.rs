@@ -1,0 +1,63 @@
+//! The tuner's files beside a weights file: STEM-loss.csv (per epoch) and STEM-values.csv
+//! (every weight with its standard error).
+
+use crate::decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// One epoch of training.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LossRow {
+    pub epoch: usize,
+    pub train_loss: Decimal<6>,
+    pub valid_loss: Decimal<6>,
+    pub seconds: Decimal<4>,
+}
+
+/// One weight: its table (`material`, `mobility_end`, ..., or `side`), the piece letter or
+/// term, the piece's name, the value in centipawns, its standard error and whether it was fitted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValueRow {
+    /// Called `group` in files written before the tapered evaluation (`read_values` reads both).
+    pub table: String,
+    pub letter: String,
+    pub name: String,
+    pub value: i32,
+    pub stderr: Option<Decimal<2>>,
+    pub fitted: bool,
+}
+
+/// Reads a values file, of either header.
+pub fn read_values(path: &std::path::Path) -> Result<Vec<ValueRow>, crate::FormatError> {
+    let mut rows = Vec::new();
+    crate::csvfile::for_each_renamed(path, &[("group", "table")], |_, r| {
+        rows.push(r);
+        Ok(())
+    })?;
+    Ok(rows)
+}
+
+/// The files of a tune run beside `weights`: (loss, values).
+pub fn companions(weights: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let stem = weights.with_extension("").display().to_string();
+    (format!("{stem}-loss.csv").into(), format!("{stem}-values.csv").into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_read_either_header_and_write_the_new_one() {
+        assert_eq!(crate::csvfile::header::<ValueRow>()[..2], ["table", "letter"]);
+        let dir = std::env::temp_dir().join(format!("hoplite-values-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for first in ["table", "group"] {
+            let p = dir.join(format!("{first}.csv"));
+            std::fs::write(&p, format!("{first},letter,name,value,stderr,fitted\nmaterial,n,Knight,277,7.00,true\n"))
+                .unwrap();
+            let rows = read_values(&p).unwrap();
+            assert_eq!((rows[0].table.as_str(), rows[0].value, rows[0].stderr), ("material", 277, Some(Decimal(7.0))));
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

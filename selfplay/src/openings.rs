@@ -1,0 +1,128 @@
+//! Where games start: a book position or the variant's setup, then random plies, either drawn
+//! in the game from its own generator or shared by the games that must start alike (the two
+//! games of a match pair, one index across a balance run's configurations).
+
+use crate::book;
+use crate::error::RunError;
+use hoplite_core::zobrist::{mix64, GOLDEN};
+use hoplite_core::{Move, Position, Variant};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The seed of one game (or pair, or index): the run seed and the id mixed.
+pub fn game_seed(run_seed: u64, id: u64) -> u64 {
+    mix64(run_seed ^ id.wrapping_mul(GOLDEN))
+}
+
+/// Plays `plies` random legal moves; an opening that ends the game is drawn again (the same
+/// generator continues, so this stays deterministic). Returns the moves.
+pub fn random_opening(start: &Position, plies: u32, rng: &mut ChaCha8Rng) -> Vec<Move> {
+    let mut moves = Vec::new();
+    for _attempt in 0..1000 {
+        let mut pos = start.clone();
+        let mut line = Vec::new();
+        for _ in 0..plies {
+            if pos.outcome().is_some() {
+                break;
+            }
+            pos.legal_moves(&mut moves);
+            let m = moves[rng.gen_range(0..moves.len())];
+            pos.make(m);
+            line.push(m);
+        }
+        if pos.outcome().is_none() {
+            return line;
+        }
+    }
+    Vec::new()
+}
+
+/// Replays UCI moves; `None` if one is illegal here or the line ends the game.
+pub fn replay(start: &Position, uci: &[String]) -> Option<Vec<Move>> {
+    let mut pos = start.clone();
+    let mut line = Vec::new();
+    for u in uci {
+        let m = pos.parse_uci(u).ok()?;
+        pos.make(m);
+        line.push(m);
+    }
+    pos.outcome().is_none().then_some(line)
+}
+
+/// How one game opens.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    pub start_fen: Arc<str>,
+    /// Moves shared with other games, used where they are legal in this game's variant.
+    pub moves: Option<Arc<Vec<String>>>,
+    /// Otherwise this many random plies, from the game's generator.
+    pub random_plies: u32,
+}
+
+impl Opening {
+    /// The opening line in the game's variant: the shared moves if they are legal there, else
+    /// random plies drawn from `rng`.
+    pub fn line(&self, start: &Position, rng: &mut ChaCha8Rng) -> Vec<Move> {
+        match self.moves.as_deref().and_then(|m| replay(start, m)) {
+            Some(line) => line,
+            None => random_opening(start, self.random_plies, rng),
+        }
+    }
+}
+
+/// The last shared opening drawn, reused while the same index is asked for.
+pub type SharedCache = Option<(u64, (Arc<str>, Arc<Vec<String>>))>;
+
+/// Start positions (a book in a seeded order, or the setup) and random plies.
+pub struct Openings {
+    book: Option<(Vec<String>, Vec<usize>)>,
+    random_plies: u32,
+}
+
+impl Openings {
+    pub fn new(
+        variant: &Arc<Variant>,
+        book: Option<&Path>,
+        seed: u64,
+        random_plies: u32,
+    ) -> Result<Openings, RunError> {
+        let book = match book {
+            Some(p) => {
+                let fens = book::read_book(variant, p)?;
+                let order = book::book_order(fens.len(), seed);
+                Some((fens, order))
+            }
+            None => None,
+        };
+        Ok(Openings { book, random_plies })
+    }
+
+    /// The start position of opening `index`.
+    pub fn start(&self, variant: &Variant, index: u64) -> Arc<str> {
+        match &self.book {
+            Some((fens, order)) => fens[order[(index % fens.len() as u64) as usize]].as_str().into(),
+            None => variant.setup.as_str().into(),
+        }
+    }
+
+    /// A game's own opening: the start of `index`, random plies from the game's generator.
+    pub fn own(&self, variant: &Variant, index: u64) -> Opening {
+        Opening { start_fen: self.start(variant, index), moves: None, random_plies: self.random_plies }
+    }
+
+    /// An opening shared by all games of `index`: drawn once in `variant` from `seed` (the
+    /// same index asked again in a row reuses the draw in `cache`).
+    pub fn shared(&self, variant: &Arc<Variant>, index: u64, seed: u64, cache: &mut SharedCache) -> Opening {
+        if cache.as_ref().is_none_or(|c| c.0 != index) {
+            let start_fen = self.start(variant, index);
+            let start = Position::from_fen(variant, &start_fen).expect("book and setup positions are checked");
+            let line = random_opening(&start, self.random_plies, &mut ChaCha8Rng::seed_from_u64(seed));
+            let moves = line.iter().map(|&m| variant.move_to_uci(m)).collect();
+            *cache = Some((index, (start_fen, Arc::new(moves))));
+        }
+        let (start_fen, moves) = cache.as_ref().expect("set above").1.clone();
+        Opening { start_fen, moves: Some(moves), random_plies: self.random_plies }
+    }
+}

@@ -1,0 +1,50 @@
+//! hoplite's own engine as a player: one search per player, its tables cleared between games.
+
+use super::{Player, PlayerError, Reply, Turn};
+use hoplite_core::Variant;
+use hoplite_formats::Budget;
+use hoplite_search::{Limits, Search, Weights};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub struct EnginePlayer {
+    budget: Budget,
+    weights: Option<PathBuf>,
+    hash_mb: usize,
+    /// The search and the variant its weights were made for.
+    search: Option<(Arc<Variant>, Search)>,
+}
+
+impl EnginePlayer {
+    pub fn new(budget: Budget, weights: Option<PathBuf>, hash_mb: usize) -> EnginePlayer {
+        EnginePlayer { budget, weights, hash_mb, search: None }
+    }
+}
+
+/// The search's limits for a budget.
+pub fn limits(b: &Budget) -> Limits {
+    Limits { nodes: b.nodes, depth: b.depth, movetime: b.movetime }
+}
+
+impl Player for EnginePlayer {
+    fn new_game(&mut self, variant: &Arc<Variant>) -> Result<(), PlayerError> {
+        match &mut self.search {
+            Some((v, search)) if Arc::ptr_eq(v, variant) => search.clear(),
+            _ => {
+                let weights = match &self.weights {
+                    Some(p) => Weights::load(variant, p).map_err(|e| PlayerError::Setup(e.to_string()))?,
+                    None => Weights::defaults(variant),
+                };
+                self.search = Some((variant.clone(), Search::new(weights, self.hash_mb)));
+            }
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError> {
+        let (_, search) = self.search.as_mut().expect("new_game comes first");
+        let mut pos = turn.position.clone();
+        let r = search.search(&mut pos, limits(&self.budget));
+        Ok(Reply { mv: r.best.ok_or(PlayerError::NoMove)?, score: Some(r.score), nodes: r.nodes })
+    }
+}
