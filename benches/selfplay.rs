@@ -16,7 +16,7 @@ fn bench_selfplay(c: &mut Criterion) {
         let v = Variant::builtin(variant);
         let spec =
             PlayerSpec::Hoplite { name: "hoplite".into(), budget: Budget::nodes(1000), weights: None, hash_mb: 1 };
-        let (mut white, mut black) = (spec.start().unwrap(), spec.start().unwrap());
+        let (mut white, mut black) = (spec.start(), spec.start());
         let opening = Opening { start_fen: v.setup.as_str().into(), moves: None, random_plies: 8 };
         g.throughput(Throughput::Elements(8));
         g.bench_function(format!("{variant}/8 games"), |b| {
@@ -31,10 +31,12 @@ fn bench_selfplay(c: &mut Criterion) {
                         seed: game_seed(1, id),
                         opening: &opening,
                         names: ["hoplite", "hoplite"],
+                        clocks: [None, None],
                         adjudication: Adjudication::default(),
                         record_san: false,
                     };
-                    play(&game, [white.as_mut(), black.as_mut()]).unwrap();
+                    let record = play(&game, [white.as_mut(), black.as_mut()]);
+                    assert!(record.failure.is_none());
                 }
             })
         });

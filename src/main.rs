@@ -1,4 +1,5 @@
 //! The `hoplite` command line: argument parsing only; the work is in `commands`.
+#![forbid(unsafe_code)]
 
 mod commands;
 
@@ -15,13 +16,17 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// List the built-in variants.
-    Variants,
+    Variants {
+        /// Print the reference of every key a variant file may hold instead.
+        #[arg(long)]
+        keys: bool,
+    },
     /// Count legal move sequences (perft), or check a perft suite.
     Perft(commands::perft::PerftArgs),
     /// Self-play games of one variant in parallel: games.csv, positions.csv, summary.csv.
     Selfplay(commands::selfplay::SelfplayArgs),
     /// Engine A against engine B in colour-swapped pairs: Elo, LOS, SPRT.
-    Match(commands::selfplay::MatchArgs),
+    Match(Box<commands::selfplay::MatchArgs>),
     /// Rule configurations of one variant with the same seeds: each side's score and 95% CI.
     Balance(commands::selfplay::BalanceArgs),
     /// Combine the shard directories of one run.
@@ -49,10 +54,10 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Variants => commands::variants(),
+        Command::Variants { keys } => commands::variants(keys),
         Command::Perft(args) => commands::perft::run(args),
         Command::Selfplay(a) => commands::selfplay::run_selfplay(a),
-        Command::Match(a) => commands::selfplay::run_match(a),
+        Command::Match(a) => commands::selfplay::run_match(*a),
         Command::Balance(a) => commands::selfplay::run_balance(a),
         Command::Merge(a) => commands::selfplay::run_merge(a),
         Command::Tune(a) => commands::tune::run(a),

@@ -1,4 +1,4 @@
-//! `hoplite perft` as DESIGN.md specifies it: `MOVE: COUNT` lines with --divide, the last
+//! `hoplite perft` as the README documents it: `MOVE: COUNT` lines with --divide, the last
 //! stdout line `Nodes searched: N`, suites that fail loudly, clear errors for bad input.
 
 use std::process::Command;

@@ -243,3 +243,58 @@ fn an_sprt_stops_a_match_once_it_decides() {
     let trace = std::fs::read_to_string(Path::new(&d).join("sprt.csv")).unwrap();
     assert_eq!(trace.lines().count() - 1, games / 2, "one LLR per pair");
 }
+
+/// A run directory written by hoplite 0.1 (checked in) resumes under today's binary with the
+/// same arguments, and merges: its run.toml is read and upgraded.
+#[test]
+fn a_run_of_hoplite_0_1_resumes_and_merges() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/runs-0.1/selfplay");
+    let d = tmp("old-run");
+    std::fs::create_dir_all(&d).unwrap();
+    for f in ["games.csv", "positions.csv", "summary.csv", "games.pgn", "run.toml"] {
+        std::fs::copy(fixture.join(f), d.join(f)).unwrap();
+    }
+    let out = d.display().to_string();
+    let args = ["selfplay", "--variant", "chess", "--games", "4", "--nodes", "200", "--max-plies", "40"];
+    let more = ["--seed", "3", "--pgn", "--threads", "1", "--out", &out, "--resume"];
+    ok(&args.iter().chain(&more).copied().collect::<Vec<_>>());
+    for f in ["games.csv", "positions.csv", "games.pgn"] {
+        assert_eq!(std::fs::read(fixture.join(f)).unwrap(), std::fs::read(d.join(f)).unwrap(), "{f}");
+    }
+    // The summary gained columns for the players' failures: the same figures, and zeros.
+    let summary = |dir: &Path| -> Vec<hoplite_formats::SummaryRow> {
+        hoplite_formats::csvfile::read(&dir.join("summary.csv")).unwrap()
+    };
+    assert_eq!(summary(&fixture), summary(&d));
+    let o = hoplite(&["selfplay", "--variant", "chess", "--games", "5", "--nodes", "200", "--out", &out, "--resume"]);
+    assert!(!o.status.success(), "other arguments are refused");
+    let merged = tmp("old-merged");
+    ok(&["merge", fixture.to_str().unwrap(), "--out", merged.to_str().unwrap()]);
+    assert_eq!(std::fs::read(fixture.join("games.csv")).unwrap(), std::fs::read(merged.join("games.csv")).unwrap());
+}
+
+/// The hundredth quiet ply mates: a game from that position ends in checkmate, not a draw.
+#[test]
+fn a_game_reaching_a_mate_on_the_hundredth_ply_is_a_mate() {
+    let d = tmp("mate-100");
+    std::fs::create_dir_all(&d).unwrap();
+    let book = d.join("book.fen");
+    std::fs::write(&book, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80\n").unwrap();
+    let out = d.join("run");
+    ok(&[
+        "selfplay",
+        "--variant",
+        "chess",
+        "--games",
+        "1",
+        "--random-plies",
+        "0",
+        "--book",
+        book.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let row = games.lines().nth(1).unwrap();
+    assert!(row.contains(",1-0,checkmate,1,R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80,"), "{row}");
+}

@@ -103,3 +103,31 @@ fn uci_session() {
     e.send("quit");
     assert!(e.child.wait().unwrap().success());
 }
+
+#[test]
+fn uci_finds_the_mate_on_the_hundredth_ply_and_quits_at_once() {
+    let mut e = Engine::start();
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80");
+    e.send("go depth 4");
+    let lines = e.until("bestmove");
+    assert_eq!(lines.last().unwrap(), "bestmove a1a8");
+    assert!(lines.iter().any(|l| l.contains("score mate 1")), "{lines:?}");
+    // The last info line's first move is the move played, whatever stopped the search (in
+    // Spartan chess at 2,100 and 3,100 nodes the search stops mid-iteration on a new move).
+    e.send("setoption name UCI_Variant value spartan");
+    for nodes in [700, 2100, 3100, 6900] {
+        e.send("position startpos");
+        e.send(&format!("go nodes {nodes}"));
+        let lines = e.until("bestmove");
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+        let last_pv = lines.iter().rev().find(|l| l.contains(" pv ")).unwrap();
+        let first = last_pv.split(" pv ").nth(1).unwrap().split_whitespace().next();
+        assert_eq!(first, Some(best.as_str()), "{nodes} nodes: {lines:?}");
+    }
+    // quit during an endless search ends the process at once.
+    e.send("go infinite");
+    e.send("quit");
+    let started = std::time::Instant::now();
+    assert!(e.child.wait().unwrap().success());
+    assert!(started.elapsed() < Duration::from_secs(2), "quit took {:?}", started.elapsed());
+}

@@ -71,6 +71,8 @@ impl Variant {
         Ok(Variant {
             name,
             description: spec.description.map(|d| d.value).unwrap_or_default(),
+            uci_variant: spec.uci_variant.map(|v| v.value),
+            xboard_variant: spec.xboard_variant.map(|v| v.value),
             dark_squares: geo.dark_squares(),
             geometry: geo,
             setup: spec.setup.map(|s| s.value).unwrap_or_default(),

@@ -59,7 +59,8 @@ impl std::fmt::Display for GameResult {
     }
 }
 
-/// The rule (or the arbiter's decision) that ended a game, as games.csv names it.
+/// The rule, the arbiter's decision or the player's failure that ended a game, as games.csv
+/// names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Termination {
@@ -71,10 +72,18 @@ pub enum Termination {
     BareKing,
     MaxPlies,
     Adjudication,
+    /// A player returned a move that is not legal (or refused a legal one): it loses.
+    IllegalMove,
+    /// A player's process died or stopped answering the protocol: it loses.
+    Crash,
+    /// A player gave no move within its deadline under a node, depth or time-per-move budget.
+    Timeout,
+    /// A player overstepped its clock.
+    TimeForfeit,
 }
 
 impl Termination {
-    pub const ALL: [Termination; 8] = [
+    pub const ALL: [Termination; 12] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::Repetition,
@@ -83,6 +92,10 @@ impl Termination {
         Termination::BareKing,
         Termination::MaxPlies,
         Termination::Adjudication,
+        Termination::IllegalMove,
+        Termination::Crash,
+        Termination::Timeout,
+        Termination::TimeForfeit,
     ];
     /// The name used in games.csv.
     pub fn as_str(self) -> &'static str {
@@ -95,6 +108,10 @@ impl Termination {
             Termination::BareKing => "bare_king",
             Termination::MaxPlies => "max_plies",
             Termination::Adjudication => "adjudication",
+            Termination::IllegalMove => "illegal_move",
+            Termination::Crash => "crash",
+            Termination::Timeout => "timeout",
+            Termination::TimeForfeit => "time_forfeit",
         }
     }
 }

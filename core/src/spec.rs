@@ -30,6 +30,9 @@ struct RawFile {
     files: Option<Spanned<usize>>,
     ranks: Option<Spanned<usize>>,
     setup: Option<Spanned<String>>,
+    /// What engines call the variant: UCI's `UCI_Variant`, xboard's `variant`.
+    uci_variant: Option<Spanned<String>>,
+    xboard_variant: Option<Spanned<String>>,
     #[serde(default)]
     pieces: Vec<RawPiece>,
     promotion: Option<RawPromotion>,
@@ -128,6 +131,8 @@ pub struct VariantSpec {
     pub files: L<usize>,
     pub ranks: L<usize>,
     pub setup: L<String>,
+    pub uci_variant: L<String>,
+    pub xboard_variant: L<String>,
     pub pieces: Vec<PieceSpec>,
     pub promotion_ranks: L<usize>,
     pub lost_only: L<String>,
@@ -190,6 +195,8 @@ pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<
         files: r.loc(raw.files),
         ranks: r.loc(raw.ranks),
         setup: r.loc(raw.setup),
+        uci_variant: r.loc(raw.uci_variant),
+        xboard_variant: r.loc(raw.xboard_variant),
         ..Default::default()
     };
     for p in raw.pieces {
@@ -245,6 +252,8 @@ impl VariantSpec {
         over(&mut self.files, child.files);
         over(&mut self.ranks, child.ranks);
         over(&mut self.setup, child.setup);
+        over(&mut self.uci_variant, child.uci_variant);
+        over(&mut self.xboard_variant, child.xboard_variant);
         over(&mut self.promotion_ranks, child.promotion_ranks);
         over(&mut self.lost_only, child.lost_only);
         over(&mut self.distinct_colour, child.distinct_colour);

@@ -89,6 +89,9 @@ pub struct Attackers {
 pub struct Variant {
     pub name: String,
     pub description: String,
+    /// What outside engines call the variant, where not `name`: UCI_Variant, xboard's `variant`.
+    pub uci_variant: Option<String>,
+    pub xboard_variant: Option<String>,
     pub geometry: Geometry,
     pub pieces: Vec<PieceType>,
     /// The start position's FEN, as the variant file gives it, and as read.

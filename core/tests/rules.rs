@@ -1,5 +1,5 @@
-//! One test per special rule of RULES.md, each with concrete move lists, FENs and results, so
-//! that a rule implemented wrongly makes its test fail.
+//! One test per special rule of the built-in variants (docs/variants/), each with concrete
+//! move lists, FENs and results, so that a rule implemented wrongly makes its test fail.
 
 use hoplite_core::{GameResult, Position, Termination, Variant};
 use std::sync::Arc;

@@ -59,50 +59,83 @@ fn message(e: &csv::Error) -> String {
     }
 }
 
-/// Calls `f(line, row)` for every row of a CSV file of `T` records, in order. Columns are
+/// The rows of a CSV file of `T` records, each with its line number; a row that does not
+/// parse is an error naming file, line and field, and reading goes on after it. Columns are
 /// found by name, so files with columns added later still read.
-pub fn for_each<T: DeserializeOwned>(
-    path: &Path,
-    f: impl FnMut(u64, T) -> Result<(), FormatError>,
-) -> Result<(), FormatError> {
-    for_each_renamed(path, &[], f)
+pub struct Rows<T> {
+    path: String,
+    present: csv::StringRecord,
+    inner: csv::DeserializeRecordsIntoIter<std::io::BufReader<std::fs::File>, T>,
+    line: u64,
 }
 
-/// `for_each` for a file whose older versions named some columns otherwise: `(old, new)`.
-pub fn for_each_renamed<T: DeserializeOwned>(
-    path: &Path,
-    renames: &[(&str, &str)],
-    mut f: impl FnMut(u64, T) -> Result<(), FormatError>,
-) -> Result<(), FormatError> {
-    let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, "read", e))?;
-    let mut rdr = csv::Reader::from_reader(std::io::BufReader::new(file));
-    let err = |e: csv::Error| FormatError::Row { path: path.display().to_string(), line: 1, message: message(&e) };
-    let present: csv::StringRecord = rdr
-        .headers()
-        .map_err(err)?
-        .iter()
-        .map(|h| renames.iter().find(|(old, _)| *old == h).map_or(h, |(_, new)| *new))
-        .collect();
-    rdr.set_headers(present.clone());
-    for (i, r) in rdr.deserialize::<T>().enumerate() {
-        let line = i as u64 + 2;
+impl<T: DeserializeOwned> Rows<T> {
+    pub fn open(path: &Path) -> Result<Rows<T>, FormatError> {
+        Rows::open_renamed(path, &[])
+    }
+
+    /// For a file whose older versions named some columns otherwise: `(old, new)`.
+    pub fn open_renamed(path: &Path, renames: &[(&str, &str)]) -> Result<Rows<T>, FormatError> {
+        let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, "read", e))?;
+        let mut rdr = csv::ReaderBuilder::new().flexible(true).from_reader(std::io::BufReader::new(file));
+        let err = |e: csv::Error| FormatError::Row { path: path.display().to_string(), line: 1, message: message(&e) };
+        let present: csv::StringRecord = rdr
+            .headers()
+            .map_err(err)?
+            .iter()
+            .map(|h| renames.iter().find(|(old, _)| *old == h).map_or(h, |(_, new)| *new))
+            .collect();
+        rdr.set_headers(present.clone());
+        Ok(Rows { path: path.display().to_string(), present, inner: rdr.into_deserialize(), line: 1 })
+    }
+
+    /// An error unless the header has every one of `columns`.
+    pub fn require(&self, columns: &[&str]) -> Result<(), FormatError> {
+        match columns.iter().find(|c| !self.present.iter().any(|p| p == **c)) {
+            Some(c) => Err(FormatError::Header {
+                path: self.path.clone(),
+                line: 1,
+                column: c.to_string(),
+                expected: header::<T>().join(","),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<T: DeserializeOwned> Iterator for Rows<T> {
+    type Item = (u64, Result<T, FormatError>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let r = self.inner.next()?;
+        self.line += 1;
         let row = r.map_err(|e| {
             let message = match e.kind() {
                 csv::ErrorKind::Deserialize { err, .. } if err.field().is_none() => {
                     // A missing column: name it.
-                    let want = header::<T>().iter().find(|h| !present.iter().any(|p| p == **h));
-                    match want {
-                        Some(w) => {
-                            format!("no '{w}' column (the header has {})", present.iter().collect::<Vec<_>>().join(","))
-                        }
+                    match header::<T>().iter().find(|h| !self.present.iter().any(|p| p == **h)) {
+                        Some(w) => format!(
+                            "no '{w}' column (the header has {})",
+                            self.present.iter().collect::<Vec<_>>().join(",")
+                        ),
                         None => message(&e),
                     }
                 }
                 _ => message(&e),
             };
-            FormatError::Row { path: path.display().to_string(), line, message }
-        })?;
-        f(line, row)?;
+            FormatError::Row { path: self.path.clone(), line: self.line, message }
+        });
+        Some((self.line, row))
+    }
+}
+
+/// Calls `f(line, row)` for every row, in order; the first bad row is the error.
+pub fn for_each<T: DeserializeOwned>(
+    path: &Path,
+    mut f: impl FnMut(u64, T) -> Result<(), FormatError>,
+) -> Result<(), FormatError> {
+    for (line, row) in Rows::open(path)? {
+        f(line, row?)?;
     }
     Ok(())
 }

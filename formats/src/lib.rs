@@ -7,6 +7,7 @@
 pub mod budget;
 pub mod csvfile;
 pub mod decimal;
+pub mod engines;
 pub mod error;
 pub mod manifest;
 pub mod records;

@@ -3,6 +3,7 @@
 //! Files written by hoplite 0.1 (flat keys, no `format`) are read and converted.
 
 use crate::budget::Budget;
+use crate::engines::EngineConfig;
 use crate::error::FormatError;
 use hoplite_core::spec::toml_at;
 use serde::{Deserialize, Serialize};
@@ -31,17 +32,20 @@ impl RunKind {
 }
 
 /// What chooses a side's moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PlayerKind {
     /// hoplite's own engine.
+    #[default]
     Hoplite,
     /// Uniformly random legal moves (a baseline).
     Random,
+    /// An outside engine, over UCI or xboard.
+    Engine,
 }
 
 /// One player as the run used it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerRecord {
     /// Its name in games.csv.
@@ -53,6 +57,11 @@ pub struct PlayerRecord {
     /// hoplite's evaluation weights file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weights: Option<String>,
+    /// An outside engine's name in engines.toml, and all it says of the engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<EngineConfig>,
 }
 
 /// run.toml.
@@ -88,6 +97,9 @@ pub struct Manifest {
     /// `elo0,elo1,alpha,beta`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<String>,
+    /// The engines.toml given on the command line (players record all they took from it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engines: Option<String>,
     /// One player (selfplay, balance) or two (match: A, then B).
     pub players: Vec<PlayerRecord>,
 }
@@ -121,7 +133,7 @@ impl V1 {
         let get = |k: &str| self.engines.get(&format!("{prefix}{k}"));
         let int = |k: &str| get(k).and_then(|v| v.as_integer()).map(|v| v as u64);
         if get("random").and_then(|v| v.as_bool()) == Some(true) {
-            return Ok(PlayerRecord { name: name.into(), kind: PlayerKind::Random, budget: None, weights: None });
+            return Ok(PlayerRecord { name: name.into(), kind: PlayerKind::Random, ..PlayerRecord::default() });
         }
         let budget = Budget {
             nodes: int("nodes"),
@@ -135,6 +147,7 @@ impl V1 {
             // 0.1 searched 1,000 nodes when no limit was given.
             budget: Some(budget.or(Budget::nodes(1000))),
             weights: get("weights").and_then(|v| v.as_str()).map(String::from),
+            ..PlayerRecord::default()
         })
     }
 
@@ -168,6 +181,7 @@ impl V1 {
             tt_mb: self.tt_mb,
             shard: self.shard,
             sprt: self.sprt.filter(|s| !s.is_empty()),
+            engines: None,
             players,
         })
     }
@@ -238,6 +252,9 @@ impl Manifest {
             flag("sprt", t.clone());
         }
         flag("tt-mb", self.tt_mb.to_string());
+        if let Some(e) = &self.engines {
+            flag("engines", e.clone());
+        }
         if let Some(k) = &self.shard {
             flag("shard", k.clone());
         }
@@ -254,14 +271,16 @@ impl Manifest {
     }
 }
 
-/// A side's flags: its budget and weights (`prefix` `a-`, `b-` or none).
+/// A side's flags: who plays, its budget and weights (`prefix` `a-`, `b-` or none).
 fn player_flags(flag: &mut impl FnMut(&str, String), prefix: &str, p: &PlayerRecord) {
-    if p.kind == PlayerKind::Random {
-        match prefix {
-            "" => flag("player", "random".into()),
-            _ => flag(prefix.trim_end_matches('-'), "random".into()),
-        }
-        return;
+    let who = match prefix {
+        "" => "player",
+        side => side.trim_end_matches('-'),
+    };
+    match (p.kind, &p.engine_name) {
+        (PlayerKind::Random, _) => flag(who, "random".into()),
+        (PlayerKind::Engine, Some(e)) => flag(who, e.clone()),
+        _ => {}
     }
     if let Some(b) = &p.budget {
         if let Some(n) = b.nodes {

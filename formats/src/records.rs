@@ -78,6 +78,15 @@ pub struct SummaryRow {
     pub bare_king: u64,
     pub max_plies: u64,
     pub adjudication: u64,
+    /// The players' failures (absent in files of hoplite 0.1, which had none).
+    #[serde(default)]
+    pub illegal_move: u64,
+    #[serde(default)]
+    pub crash: u64,
+    #[serde(default)]
+    pub timeout: u64,
+    #[serde(default)]
+    pub time_forfeit: u64,
 }
 
 impl SummaryRow {
@@ -92,6 +101,10 @@ impl SummaryRow {
             Termination::BareKing => &mut self.bare_king,
             Termination::MaxPlies => &mut self.max_plies,
             Termination::Adjudication => &mut self.adjudication,
+            Termination::IllegalMove => &mut self.illegal_move,
+            Termination::Crash => &mut self.crash,
+            Termination::Timeout => &mut self.timeout,
+            Termination::TimeForfeit => &mut self.time_forfeit,
         }
     }
     /// (termination, count) for every termination, in the columns' order.

@@ -28,12 +28,7 @@ pub struct ValueRow {
 
 /// Reads a values file, of either header.
 pub fn read_values(path: &std::path::Path) -> Result<Vec<ValueRow>, crate::FormatError> {
-    let mut rows = Vec::new();
-    crate::csvfile::for_each_renamed(path, &[("group", "table")], |_, r| {
-        rows.push(r);
-        Ok(())
-    })?;
-    Ok(rows)
+    crate::csvfile::Rows::open_renamed(path, &[("group", "table")])?.map(|(_, r)| r).collect()
 }
 
 /// The files of a tune run beside `weights`: (loss, values).

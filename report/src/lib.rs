@@ -1,41 +1,32 @@
 //! hoplite-report: one self-contained HTML page (inline SVG, no network) for a run directory
-//! of `hoplite selfplay`, `match`, `balance` or `tune`.
+//! of `hoplite selfplay`, `match`, `balance` or `tune`. Every file is read through its type in
+//! hoplite-formats.
+#![forbid(unsafe_code)]
 
 mod charts;
 
-use std::collections::BTreeMap;
+use hoplite_formats::csvfile::{self, Rows};
+use hoplite_formats::tune::{read_values, LossRow};
+use hoplite_formats::{FormatError, GameRow, Manifest, MatchRow, SprtRow, SummaryRow, MANIFEST, MATCH, SPRT, SUMMARY};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use thiserror::Error;
 
-type Result<T> = std::result::Result<T, String>;
-
-/// A CSV file as a header and rows of strings.
-struct Table {
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
+#[derive(Debug, Error)]
+pub enum ReportError {
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    #[error("{0}: not a directory")]
+    NotADirectory(String),
+    #[error("{0}: neither a run (run.toml) nor a tune output (*-values.csv)")]
+    NotARun(String),
+    #[error("{path}: {message}")]
+    Empty { path: String, message: &'static str },
+    #[error("a plot could not be drawn: {0}")]
+    Chart(String),
 }
 
-impl Table {
-    fn read(path: &Path) -> Result<Table> {
-        let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let header = r.headers().map_err(|e| format!("{}: {e}", path.display()))?.iter().map(String::from).collect();
-        let mut rows = Vec::new();
-        for (i, rec) in r.records().enumerate() {
-            let rec = rec.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?;
-            rows.push(rec.iter().map(String::from).collect());
-        }
-        Ok(Table { header, rows })
-    }
-    fn col(&self, name: &str) -> Option<usize> {
-        self.header.iter().position(|h| h == name)
-    }
-    fn get<'a>(&self, row: &'a [String], name: &str) -> &'a str {
-        self.col(name).and_then(|c| row.get(c)).map_or("", |s| s.as_str())
-    }
-    fn num(&self, row: &[String], name: &str, path: &Path) -> Result<f64> {
-        self.get(row, name).parse().map_err(|_| format!("{}: column '{name}' is not a number", path.display()))
-    }
-}
+type Result<T> = std::result::Result<T, ReportError>;
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
@@ -47,9 +38,8 @@ fn tune_files(dir: &Path) -> Option<(PathBuf, PathBuf, PathBuf)> {
     let mut names: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     names.sort();
     let values = names.iter().find(|p| p.to_string_lossy().ends_with("-values.csv"))?.clone();
-    let stem = values.to_string_lossy().trim_end_matches("-values.csv").to_string();
-    let loss = PathBuf::from(format!("{stem}-loss.csv"));
-    let weights = PathBuf::from(format!("{stem}.toml"));
+    let weights = PathBuf::from(format!("{}.toml", values.to_string_lossy().trim_end_matches("-values.csv")));
+    let (loss, _) = hoplite_formats::tune::companions(&weights);
     loss.exists().then_some((weights, loss, values))
 }
 
@@ -61,45 +51,30 @@ th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}h1{font-size
 /// Renders the report of the run in `dir`.
 pub fn render(dir: &Path) -> Result<String> {
     if !dir.is_dir() {
-        return Err(format!("{}: not a directory", dir.display()));
+        return Err(ReportError::NotADirectory(dir.display().to_string()));
     }
     let mut body = String::new();
-    let manifest = std::fs::read_to_string(dir.join("run.toml")).ok();
-    let fields: BTreeMap<String, String> = manifest
-        .iter()
-        .flat_map(|m| m.lines())
-        .filter_map(|l| {
-            l.split_once(" = ").map(|(k, v)| (k.trim().to_string(), v.trim().trim_matches('"').to_string()))
-        })
-        .collect();
-    let command = fields.get("command").cloned();
-    let title = match (&command, fields.get("variant")) {
-        (Some(c), Some(v)) => format!("hoplite {c}: {v}"),
-        (Some(c), None) => format!("hoplite {c}"),
-        _ if tune_files(dir).is_some() => "hoplite tune".to_string(),
-        _ => return Err(format!("{}: neither a run (run.toml) nor a tune output (*-values.csv)", dir.display())),
+    let manifest = match dir.join(MANIFEST) {
+        p if p.exists() => Some(Manifest::read(&p)?),
+        _ => None,
+    };
+    let title = match &manifest {
+        Some(m) => match &m.variant {
+            Some(v) => format!("hoplite {}: {v}", m.command.as_str()),
+            None => format!("hoplite {}", m.command.as_str()),
+        },
+        None if tune_files(dir).is_some() => "hoplite tune".to_string(),
+        None => return Err(ReportError::NotARun(dir.display().to_string())),
     };
     let _ = writeln!(body, "<h1>{}</h1>", esc(&title));
     let _ = writeln!(body, "<p>Directory <code>{}</code></p>", esc(&dir.display().to_string()));
     if let Some(m) = &manifest {
-        let _ = writeln!(body, "<h2>Run</h2><table><tr><th>setting</th><th>value</th></tr>");
-        for l in m.lines().filter(|l| !l.trim().is_empty() && !l.starts_with("config = ")) {
-            if let Some((k, v)) = l.split_once(" = ") {
-                let _ = writeln!(body, "<tr><td>{}</td><td>{}</td></tr>", esc(k), esc(v));
-            }
-        }
-        let _ = writeln!(body, "</table>");
-        if let Some(config) = m.lines().find_map(|l| l.strip_prefix("config = ")) {
-            // A balance run keeps its whole configuration file, TOML-quoted.
-            let text = config.trim_matches('"').replace("\\n", "\n").replace("\\\"", "\"");
-            let _ = writeln!(body, "<p>Configuration file:</p><pre>{}</pre>", esc(&text));
-        }
-        let _ = writeln!(body, "<p>Repeat it: <code>{}</code></p>", esc(&command_line(&fields)));
+        settings_section(m, dir, &mut body);
     }
-    if dir.join("summary.csv").exists() {
+    if dir.join(SUMMARY).exists() {
         games_sections(dir, &mut body)?;
     }
-    if dir.join("match.csv").exists() {
+    if dir.join(MATCH).exists() {
         match_section(dir, &mut body)?;
     }
     if let Some((weights, loss, values)) = tune_files(dir) {
@@ -111,71 +86,86 @@ pub fn render(dir: &Path) -> Result<String> {
     ))
 }
 
-/// The command that made a run, from run.toml (the settings that shape its output).
-fn command_line(f: &BTreeMap<String, String>) -> String {
-    let mut s = format!("hoplite {}", f.get("command").map_or("", |c| c.as_str()));
-    if f.contains_key("config") {
-        s += " CONFIG.toml";
+/// The run's settings, its players, and the command that repeats it.
+fn settings_section(m: &Manifest, dir: &Path, body: &mut String) {
+    let _ = writeln!(body, "<h2>Run</h2><table><tr><th>setting</th><th>value</th></tr>");
+    let mut row = |k: &str, v: String| {
+        let _ = writeln!(body, "<tr><td>{}</td><td>{}</td></tr>", esc(k), esc(&v));
+    };
+    if let Some(v) = &m.variant {
+        row("variant", v.clone());
     }
-    for (k, flag) in [
-        ("variant", "--variant"),
-        ("games", "--games"),
-        ("nodes", "--nodes"),
-        ("depth", "--depth"),
-        ("seed", "--seed"),
-        ("random_plies", "--random-plies"),
-        ("max_plies", "--max-plies"),
-        ("shard", "--shard"),
-    ] {
-        if let Some(v) = f.get(k) {
-            let _ = write!(s, " {flag} {v}");
+    row("games", m.games.to_string());
+    row("seed", m.seed.to_string());
+    match &m.book {
+        Some(b) => row("book", b.clone()),
+        None => row("random plies", m.random_plies.to_string()),
+    }
+    row("max plies", m.max_plies.to_string());
+    if let Some((cp, n)) = m.resign {
+        row("resign", format!("{cp} cp for {n} moves"));
+    }
+    if let Some((cp, n, ply)) = m.draw {
+        row("draw", format!("within {cp} cp for {n} moves from ply {ply}"));
+    }
+    if let Some(s) = &m.sprt {
+        row("SPRT (elo0, elo1, alpha, beta)", s.clone());
+    }
+    if let Some(s) = &m.shard {
+        row("shard", s.clone());
+    }
+    for p in &m.players {
+        let mut what = format!("{:?}", p.kind).to_lowercase();
+        if let Some(b) = &p.budget {
+            what += &format!(", {b}");
         }
+        if let Some(w) = &p.weights {
+            what += &format!(", weights {w}");
+        }
+        row(&format!("player {}", p.name), what);
     }
-    s
+    let _ = writeln!(body, "</table>");
+    if let Some(config) = &m.config {
+        let _ = writeln!(body, "<p>Configuration file:</p><pre>{}</pre>", esc(config));
+    }
+    let _ = writeln!(body, "<p>Repeat it: <code>{}</code></p>", esc(&m.command_line(dir)));
 }
 
 fn games_sections(dir: &Path, body: &mut String) -> Result<()> {
-    let path = dir.join("summary.csv");
-    let t = Table::read(&path)?;
-    let mut configs = Vec::new();
+    let rows: Vec<SummaryRow> = csvfile::read(&dir.join(SUMMARY))?;
     let _ = writeln!(
         body,
         "<h2>Results</h2><table><tr><th>configuration</th><th>games</th><th>White wins</th><th>draws</th><th>Black wins</th><th>White score [95% CI]</th><th>Black score [95% CI]</th><th>mean plies</th></tr>"
     );
-    for row in &t.rows {
-        let name = t.get(row, "config").to_string();
-        let (s, lo, hi) =
-            (t.num(row, "white_score", &path)?, t.num(row, "ci95_low", &path)?, t.num(row, "ci95_high", &path)?);
+    let mut configs = Vec::new();
+    for r in &rows {
+        let (s, lo, hi) = (r.white_score.0, r.ci95_low.0, r.ci95_high.0);
         let _ = writeln!(
             body,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{s:.3} [{lo:.3}, {hi:.3}]</td><td>{:.3} [{:.3}, {:.3}]</td><td>{}</td></tr>",
-            esc(&name),
-            t.get(row, "games"),
-            t.get(row, "white_wins"),
-            t.get(row, "draws"),
-            t.get(row, "black_wins"),
+            esc(&r.config),
+            r.games,
+            r.white_wins,
+            r.draws,
+            r.black_wins,
             1.0 - s,
             1.0 - hi,
             1.0 - lo,
-            t.get(row, "mean_plies")
+            r.mean_plies
         );
-        configs.push((name, s, lo, hi));
+        configs.push((r.config.clone(), s, lo, hi));
     }
     let _ = writeln!(body, "</table>");
-    figure(body, &charts::scores(&configs)?);
-    // Terminations: the columns after mean_plies.
-    let first = t.col("mean_plies").map_or(t.header.len(), |c| c + 1);
-    let kinds: Vec<(usize, String)> = (first..t.header.len())
-        .filter(|&c| t.rows.iter().any(|r| r.get(c).is_some_and(|v| v != "0")))
-        .map(|c| (c, t.header[c].clone()))
-        .collect();
-    let series: Vec<(String, Vec<u64>)> = t
-        .rows
-        .iter()
-        .map(|r| (t.get(r, "config").to_string(), kinds.iter().map(|(c, _)| r[*c].parse().unwrap_or(0)).collect()))
-        .collect();
+    figure(body, &chart(charts::scores(&configs))?);
+    // How games ended: the terminations that occurred.
+    let endings: Vec<Vec<(hoplite_core::Termination, u64)>> = rows.iter().map(|r| r.endings()).collect();
+    let kinds: Vec<usize> =
+        (0..endings.first().map_or(0, |e| e.len())).filter(|&k| endings.iter().any(|e| e[k].1 > 0)).collect();
+    let names: Vec<String> = kinds.iter().map(|&k| endings[0][k].0.to_string()).collect();
+    let series: Vec<(String, Vec<u64>)> =
+        rows.iter().zip(&endings).map(|(r, e)| (r.config.clone(), kinds.iter().map(|&k| e[k].1).collect())).collect();
     let _ = writeln!(body, "<h2>How games ended</h2><table><tr><th>configuration</th>");
-    for (_, k) in &kinds {
+    for k in &names {
         let _ = write!(body, "<th>{}</th>", esc(k));
     }
     let _ = writeln!(body, "</tr>");
@@ -187,71 +177,54 @@ fn games_sections(dir: &Path, body: &mut String) -> Result<()> {
         let _ = writeln!(body, "</tr>");
     }
     let _ = writeln!(body, "</table>");
-    let names: Vec<String> = kinds.into_iter().map(|k| k.1).collect();
-    figure(body, &charts::grouped_bars("Terminations", &names, &series)?);
-    let games = dir.join("games.csv");
+    figure(body, &chart(charts::grouped_bars("Terminations", &names, &series))?);
+    let games = dir.join(hoplite_formats::GAMES);
     if games.exists() {
-        let mut r = csv::Reader::from_path(&games).map_err(|e| format!("{}: {e}", games.display()))?;
-        let col = r
-            .headers()
-            .map_err(|e| format!("{}: {e}", games.display()))?
-            .iter()
-            .position(|h| h == "plies")
-            .ok_or_else(|| format!("{}: no 'plies' column", games.display()))?;
         let mut plies = Vec::new();
-        for (i, rec) in r.records().enumerate() {
-            let rec = rec.map_err(|e| format!("{}:{}: {e}", games.display(), i + 2))?;
-            plies.push(
-                rec.get(col)
-                    .and_then(|p| p.parse().ok())
-                    .ok_or_else(|| format!("{}:{}: bad plies", games.display(), i + 2))?,
-            );
+        for (_, row) in Rows::<GameRow>::open(&games)? {
+            plies.push(row?.plies);
         }
         let _ = writeln!(body, "<h2>Game length</h2>");
-        figure(body, &charts::lengths(&plies)?);
+        figure(body, &chart(charts::lengths(&plies))?);
     }
     Ok(())
 }
 
 fn match_section(dir: &Path, body: &mut String) -> Result<()> {
-    let path = dir.join("match.csv");
-    let t = Table::read(&path)?;
-    let row = t.rows.first().ok_or_else(|| format!("{}: no row", path.display()))?;
-    let (a, b) = (t.get(row, "a"), t.get(row, "b"));
+    let path = dir.join(MATCH);
+    let rows: Vec<MatchRow> = csvfile::read(&path)?;
+    let m = rows.first().ok_or(ReportError::Empty { path: path.display().to_string(), message: "no row" })?;
+    let (a, b) = (&m.a, &m.b);
     let _ = writeln!(body, "<h2>Match: {} against {}</h2><table>", esc(a), esc(b));
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    let sprt = match (&m.sprt, &m.llr) {
+        (Some(v), Some(l)) => format!("{v:?} (LLR {l})"),
+        (Some(v), None) => format!("{v:?}"),
+        _ => "none".into(),
+    };
     for (label, value) in [
-        ("games", t.get(row, "games").to_string()),
-        (
-            &format!("{a} wins / draws / {b} wins"),
-            format!("{} / {} / {}", t.get(row, "a_wins"), t.get(row, "draws"), t.get(row, "b_wins")),
-        ),
-        (&format!("{a}'s score"), t.get(row, "a_score").to_string()),
-        ("Elo difference", format!("{:+.1} ± {:.1}", t.num(row, "elo", &path)?, t.num(row, "elo_error", &path)?)),
-        ("likelihood of superiority", pct(t.num(row, "los", &path)?)),
-        ("draw rate", pct(t.num(row, "draw_rate", &path)?)),
+        ("games", m.games.to_string()),
+        (&format!("{a} wins / draws / {b} wins"), format!("{} / {} / {}", m.a_wins, m.draws, m.b_wins)),
+        (&format!("{a}'s score"), m.a_score.to_string()),
+        ("Elo difference", format!("{:+.1} ± {:.1}", m.elo.0 + 0.0, m.elo_error.0)),
+        ("likelihood of superiority", pct(m.los.0)),
+        ("draw rate", pct(m.draw_rate.0)),
         (
             "pentanomial (pairs scoring 0, ½, 1, 1½, 2)",
-            (0..5).map(|i| t.get(row, &format!("penta_{i}"))).collect::<Vec<_>>().join(", "),
+            format!("{}, {}, {}, {}, {}", m.penta_0, m.penta_1, m.penta_2, m.penta_3, m.penta_4),
         ),
-        ("SPRT", format!("{} {}", t.get(row, "sprt"), t.get(row, "llr"))),
+        ("SPRT", sprt),
     ] {
         let _ = writeln!(body, "<tr><td>{}</td><td>{}</td></tr>", esc(label), esc(&value));
     }
     let _ = writeln!(body, "</table>");
-    let sprt = dir.join("sprt.csv");
+    let sprt = dir.join(SPRT);
     if sprt.exists() {
-        let s = Table::read(&sprt)?;
-        let pts: Vec<(f64, f64)> = s
-            .rows
-            .iter()
-            .filter_map(|r| Some((s.get(r, "pairs").parse().ok()?, s.get(r, "llr").parse().ok()?)))
-            .collect();
-        let bounds: Vec<f64> = s
-            .rows
-            .first()
-            .map_or(vec![], |r| ["lower", "upper"].iter().filter_map(|k| s.get(r, k).parse().ok()).collect());
-        figure(body, &charts::lines("SPRT: log-likelihood ratio", "pairs", "LLR", &[("LLR".into(), pts)], &bounds)?);
+        let trace: Vec<SprtRow> = csvfile::read(&sprt)?;
+        let pts: Vec<(f64, f64)> = trace.iter().map(|r| (r.pairs as f64, r.llr.0)).collect();
+        let bounds: Vec<f64> = trace.first().map_or(vec![], |r| vec![r.lower.0, r.upper.0]);
+        let plot = charts::lines("SPRT: log-likelihood ratio", "pairs", "LLR", &[("LLR".into(), pts)], &bounds);
+        figure(body, &chart(plot)?);
     }
     Ok(())
 }
@@ -260,42 +233,36 @@ fn tune_section(weights: &Path, loss: &Path, values: &Path, body: &mut String) -
     let header =
         std::fs::read_to_string(weights).ok().and_then(|w| w.lines().next().map(String::from)).unwrap_or_default();
     let _ = writeln!(body, "<h2>Tuning</h2><p>{}</p>", esc(header.trim_start_matches("# ")));
-    let l = Table::read(loss)?;
-    let col = |name: &str| -> Vec<(f64, f64)> {
-        l.rows.iter().filter_map(|r| Some((l.get(r, "epoch").parse().ok()?, l.get(r, name).parse().ok()?))).collect()
-    };
-    figure(
-        body,
-        &charts::lines(
-            "Loss per epoch",
-            "epoch",
-            "mean squared error",
-            &[("training".into(), col("train_loss")), ("validation".into(), col("valid_loss"))],
-            &[],
-        )?,
-    );
-    let v = Table::read(values)?;
+    let epochs: Vec<LossRow> = csvfile::read(loss)?;
+    let curve = |f: fn(&LossRow) -> f64| -> Vec<(f64, f64)> { epochs.iter().map(|r| (r.epoch as f64, f(r))).collect() };
+    let curves = [("training".into(), curve(|r| r.train_loss.0)), ("validation".into(), curve(|r| r.valid_loss.0))];
+    figure(body, &chart(charts::lines("Loss per epoch", "epoch", "mean squared error", &curves, &[]))?);
     let _ =
         writeln!(body, "<table><tr><th>piece</th><th>letter</th><th>value (pawns)</th><th>± standard error</th></tr>");
     let mut items = Vec::new();
-    for r in v.rows.iter().filter(|r| v.get(r, "table") == "material" || v.get(r, "group") == "material") {
-        let value: f64 = v.num(r, "value", values)? / 100.0;
-        let se: Option<f64> = v.get(r, "stderr").parse::<f64>().ok().map(|x| x / 100.0);
+    for r in read_values(values)?.iter().filter(|r| r.table == "material") {
+        let value = r.value as f64 / 100.0;
+        let se = r.stderr.map(|s| s.0 / 100.0);
         if value == 0.0 && se.is_none() {
             continue; // royal pieces
         }
         let _ = writeln!(
             body,
             "<tr><td>{}</td><td>{}</td><td>{value:.2}</td><td>{}</td></tr>",
-            esc(v.get(r, "name")),
-            esc(v.get(r, "letter")),
+            esc(&r.name),
+            esc(&r.letter),
             se.map_or("fixed".into(), |s| format!("{s:.2}"))
         );
-        items.push((v.get(r, "letter").to_string(), value, se.unwrap_or(0.0)));
+        items.push((r.letter.clone(), value, se.unwrap_or(0.0)));
     }
     let _ = writeln!(body, "</table>");
-    figure(body, &charts::values("Piece values (± one standard error)", "pawns", &items)?);
+    figure(body, &chart(charts::values("Piece values (± one standard error)", "pawns", &items))?);
     Ok(())
+}
+
+/// A plot's SVG, or why plotters could not draw it.
+fn chart(svg: std::result::Result<String, String>) -> Result<String> {
+    svg.map_err(ReportError::Chart)
 }
 
 fn figure(body: &mut String, svg: &str) {

@@ -26,6 +26,14 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// These limits with time taken from a clock: `left` on it, `increment` a move (and
+    /// `moves_to_go` to the next time control, 30 if none is set).
+    pub fn with_clock(self, left: Duration, increment: Duration, moves_to_go: Option<u32>) -> Limits {
+        let togo = moves_to_go.unwrap_or(30).max(1);
+        let spend = (left / togo + increment * 3 / 4).min(left.saturating_sub(Duration::from_millis(50)) / 2);
+        Limits { movetime: Some(spend.max(Duration::from_millis(1))), ..self }
+    }
+
     pub fn depth(d: u32) -> Limits {
         Limits { depth: Some(d), ..Default::default() }
     }

@@ -148,9 +148,8 @@ impl Engine {
         let white = self.position.side_to_move() == hoplite_core::WHITE;
         let (time, inc) = if white { (num("wtime"), num("winc")) } else { (num("btime"), num("binc")) };
         if let Some(t) = time {
-            let togo = num("movestogo").unwrap_or(30).max(1);
-            let budget = (t / togo + inc.unwrap_or(0) * 3 / 4).min(t.saturating_sub(50) / 2).max(1);
-            limits.movetime = Some(Duration::from_millis(budget));
+            let inc = Duration::from_millis(inc.unwrap_or(0));
+            limits = limits.with_clock(Duration::from_millis(t), inc, num("movestogo").map(|m| m as u32));
         }
         let mut search = match self.search.take() {
             Some(s) => s,

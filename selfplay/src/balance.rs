@@ -3,8 +3,7 @@
 
 use crate::error::RunError;
 use crate::openings::{game_seed, Openings, SharedCache};
-use crate::run::{Job, Plan, Progress, Run, RunReport, Tick};
-use crate::stats::Wdl;
+use crate::run::{count_white, Job, Plan, Progress, Run, RunReport};
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::spec::toml_at;
 use hoplite_core::Variant;
@@ -123,15 +122,7 @@ pub fn run(
     };
     let openings = Openings::new(first, opts.book.as_deref(), opts.seed, opts.random_plies)?;
     let plan = Configurations { balance: b, openings, games: opts.games, seed: opts.seed };
-    let mut wdl = Wdl::default();
-    run.execute(
-        &plan,
-        |row| {
-            wdl.add(row.result.white_score());
-            Tick { wdl, stop: false }
-        },
-        progress,
-    )
+    run.execute(&plan, count_white(), progress)
 }
 
 #[cfg(test)]

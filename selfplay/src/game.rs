@@ -1,9 +1,12 @@
-//! One game: the opening, then the players alternate, the arbiter checking every move, until
-//! a rule of the variant (`Position::outcome`), the ply limit or the adjudicator ends it.
+//! One game: the opening, then the players alternate, the arbiter checking every move and
+//! keeping the clocks, until a rule of the variant (`Position::outcome`), the ply limit, the
+//! adjudicator or a player's failure (an illegal move, a crash, no answer in time, a fallen
+//! flag: the game is lost) ends it.
 
 use crate::openings::Opening;
-use crate::player::{Player, PlayerError, Turn};
+use crate::player::{Clocks, Player, PlayerError, Turn, CLOCK_MARGIN};
 use hoplite_core::{GameResult, Position, Termination, Variant, WHITE};
+use hoplite_formats::Clock;
 use hoplite_search::MATE_BOUND;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -36,6 +39,8 @@ pub struct Game<'a> {
     pub opening: &'a Opening,
     /// The players' names, White first.
     pub names: [&'a str; 2],
+    /// The sides' clocks, for players whose budget is one.
+    pub clocks: [Option<Clock>; 2],
     pub adjudication: Adjudication,
     /// Keep the moves in SAN (for PGN).
     pub record_san: bool,
@@ -63,13 +68,8 @@ pub struct GameRecord {
     pub san: Vec<String>,
     /// The opening moves in SAN (only when asked for).
     pub opening_san: Vec<String>,
-}
-
-/// A player that failed during a game: which side, and how.
-#[derive(Debug)]
-pub struct Failure {
-    pub side: usize,
-    pub error: PlayerError,
+    /// The side whose player failed, and how (it lost the game).
+    pub failure: Option<(usize, PlayerError)>,
 }
 
 /// Counts the plies in a row that the scores stayed beyond the adjudicator's thresholds.
@@ -104,15 +104,41 @@ impl Adjudicator {
     }
 }
 
+/// The record of a game that side `side` lost before it began: its player could not start
+/// or take the game.
+pub fn forfeit(g: &Game, side: usize, error: PlayerError) -> GameRecord {
+    let start = Position::from_fen(g.variant, &g.opening.start_fen).expect("start positions are checked");
+    GameRecord {
+        variant: g.variant.clone(),
+        game_id: g.game_id,
+        config: g.config.to_string(),
+        seed: g.seed,
+        white: g.names[0].to_string(),
+        black: g.names[1].to_string(),
+        opening_fen: start.to_fen(),
+        start_fen: g.opening.start_fen.to_string(),
+        result: GameResult::win_for(1 - side),
+        termination: error.termination(),
+        plies: 0,
+        final_fen: start.to_fen(),
+        nodes: 0,
+        duration_ms: 0,
+        positions: Vec::new(),
+        san: Vec::new(),
+        opening_san: Vec::new(),
+        failure: Some((side, error)),
+    }
+}
+
 /// Plays one game between `players` (White first), each already told of the new game.
-pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> Result<GameRecord, Failure> {
+pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> GameRecord {
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(g.seed);
     let start = Position::from_fen(g.variant, &g.opening.start_fen).expect("start positions are checked");
-    let line = g.opening.line(&start, &mut rng);
+    let mut moves = g.opening.line(&start, &mut rng);
     let mut pos = start.clone();
     let mut opening_san = Vec::new();
-    for &m in &line {
+    for &m in &moves {
         if g.record_san {
             opening_san.push(pos.to_san(m));
         }
@@ -125,6 +151,8 @@ pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> Result<GameRecord, Failu
     let mut plies = 0u32;
     let mut adjudicator = Adjudicator::default();
     let mut legal = Vec::new();
+    let mut failure = None;
+    let mut remaining = g.clocks.map(|c| c.map(|c| c.base));
     let (result, termination) = loop {
         if let Some(end) = pos.outcome() {
             break end;
@@ -136,12 +164,35 @@ pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> Result<GameRecord, Failu
         if !pos.in_check() {
             positions.push((pos.ply() as u32, pos.to_fen()));
         }
-        let reply =
-            players[side].play(Turn { position: &pos, rng: &mut rng }).map_err(|error| Failure { side, error })?;
-        pos.legal_moves(&mut legal);
-        if !legal.contains(&reply.mv) {
-            let mv = pos.move_to_uci(reply.mv);
-            return Err(Failure { side, error: PlayerError::Setup(format!("'{mv}' is not legal here")) });
+        let clock = remaining[side].map(|_| Clocks {
+            remaining: remaining.map(|r| r.unwrap_or_default()),
+            increment: g.clocks.map(|c| c.map_or(Default::default(), |c| c.increment)),
+        });
+        let asked = Instant::now();
+        let turn = Turn { position: &pos, start: &start, moves: &moves, clock, rng: &mut rng };
+        let reply = players[side].play(turn).and_then(|r| {
+            pos.legal_moves(&mut legal);
+            match legal.contains(&r.mv) {
+                true => Ok(r),
+                false => Err(PlayerError::IllegalMove { mv: pos.move_to_uci(r.mv) }),
+            }
+        });
+        let spent = asked.elapsed();
+        let flag_fell = remaining[side].is_some_and(|left| spent > left + CLOCK_MARGIN);
+        let reply = match reply {
+            Ok(r) if !flag_fell => r,
+            late_or_failed => {
+                let error = late_or_failed.err().unwrap_or(PlayerError::Timeout(spent));
+                let termination = match &error {
+                    PlayerError::Timeout(_) if remaining[side].is_some() => Termination::TimeForfeit,
+                    e => e.termination(),
+                };
+                failure = Some((side, error));
+                break (GameResult::win_for(1 - side), termination);
+            }
+        };
+        if let (Some(left), Some(c)) = (remaining[side].as_mut(), g.clocks[side]) {
+            *left = left.saturating_sub(spent) + c.increment;
         }
         nodes += reply.nodes;
         // A player that gives no score (the random mover) counts as calling it level.
@@ -154,9 +205,10 @@ pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> Result<GameRecord, Failu
             san.push(pos.to_san(reply.mv));
         }
         pos.make(reply.mv);
+        moves.push(reply.mv);
         plies += 1;
     };
-    Ok(GameRecord {
+    GameRecord {
         variant: g.variant.clone(),
         game_id: g.game_id,
         config: g.config.to_string(),
@@ -174,7 +226,8 @@ pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> Result<GameRecord, Failu
         positions,
         san,
         opening_san,
-    })
+        failure,
+    }
 }
 
 #[cfg(test)]
@@ -186,7 +239,7 @@ mod tests {
     fn game(variant: &str, adjudication: Adjudication, fen: Option<&str>) -> GameRecord {
         let v = Variant::builtin(variant);
         let spec = PlayerSpec::Hoplite { name: "e".into(), budget: Budget::nodes(300), weights: None, hash_mb: 1 };
-        let (mut w, mut b) = (spec.start().unwrap(), spec.start().unwrap());
+        let (mut w, mut b) = (spec.start(), spec.start());
         w.new_game(&v).unwrap();
         b.new_game(&v).unwrap();
         let opening = Opening { start_fen: fen.unwrap_or(&v.setup).into(), moves: None, random_plies: 0 };
@@ -197,10 +250,11 @@ mod tests {
             seed: 5,
             opening: &opening,
             names: ["e", "e"],
+            clocks: [None, None],
             adjudication,
             record_san: true,
         };
-        play(&g, [w.as_mut(), b.as_mut()]).unwrap()
+        play(&g, [w.as_mut(), b.as_mut()])
     }
 
     #[test]

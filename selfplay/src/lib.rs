@@ -42,6 +42,8 @@ pub struct RunOptions {
     pub adjudication: Adjudication,
     pub timing: bool,
     pub tt_megabytes: usize,
+    /// The engines.toml given on the command line, for run.toml.
+    pub engines: Option<String>,
 }
 
 impl RunOptions {
@@ -65,6 +67,7 @@ impl RunOptions {
             tt_mb: self.tt_megabytes,
             shard: self.shard.map(|(k, n)| format!("{k}/{n}")),
             sprt: None,
+            engines: self.engines.clone(),
             players: players.iter().map(|p| p.record()).collect(),
         }
     }

@@ -3,7 +3,7 @@
 
 use crate::error::RunError;
 use crate::openings::{game_seed, Openings, SharedCache};
-use crate::run::{Job, Plan, Progress, Run, Tick};
+use crate::run::{Job, Plan, Progress, Run, RunReport, Tick};
 use crate::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::{Variant, BLACK, WHITE};
@@ -86,7 +86,7 @@ pub struct MatchReport {
     pub penta: Pentanomial,
     pub llr: Option<f64>,
     pub sprt: Option<SprtState>,
-    pub games_per_second: f64,
+    pub run: RunReport,
 }
 
 struct Pairs {
@@ -165,6 +165,6 @@ pub fn run(
         penta: t.penta,
         llr: t.llr,
         sprt: sprt.map(|_| t.state),
-        games_per_second: report.games_per_second(),
+        run: report,
     })
 }

@@ -5,7 +5,7 @@
 //! and opening) and the hook that watches the games go by.
 
 use crate::error::RunError;
-use crate::game::{play, Adjudication, Game, GameRecord};
+use crate::game::{forfeit, play, Adjudication, Game, GameRecord};
 use crate::openings::{Opening, SharedCache};
 use crate::output::{self, RunOutput, Tallies};
 use crate::player::{Player, PlayerSpec};
@@ -46,6 +46,15 @@ pub trait Plan: Sync {
 pub struct Tick {
     pub wdl: Wdl,
     pub stop: bool,
+}
+
+/// A hook that counts White's score (selfplay, balance): it never stops the run.
+pub fn count_white() -> impl FnMut(&GameRow) -> Tick {
+    let mut wdl = Wdl::default();
+    move |row| {
+        wdl.add(row.result.white_score());
+        Tick { wdl, stop: false }
+    }
 }
 
 /// Where a run stands, for a progress display.
@@ -89,6 +98,8 @@ pub struct RunReport {
     pub tallies: Tallies,
     pub played: u64,
     pub seconds: f64,
+    /// The games a player's failure ended: `game 12: fairymax (Black) crash: ...`.
+    pub incidents: Vec<String>,
 }
 
 impl RunReport {
@@ -105,40 +116,40 @@ struct Seats<'a> {
 }
 
 impl Seats<'_> {
-    fn take(&mut self, player: usize, slot: usize) -> Result<Box<dyn Player>, RunError> {
-        match self.seats.remove(&(player, slot)) {
-            Some(p) => Ok(p),
-            None => {
-                let spec = &self.specs[player];
-                spec.start().map_err(|error| RunError::Player { name: spec.name().into(), error })
-            }
-        }
+    fn take(&mut self, player: usize, slot: usize) -> Box<dyn Player> {
+        self.seats.remove(&(player, slot)).unwrap_or_else(|| self.specs[player].start())
     }
 
-    /// Plays a job with its two players.
-    fn play(&mut self, job: &Job, settings: &Settings, record_san: bool) -> Result<GameRecord, RunError> {
-        let black_slot = usize::from(job.black == job.white);
-        let mut white = self.take(job.white, 0)?;
-        let mut black = self.take(job.black, black_slot)?;
-        let fail = |i: usize, error| RunError::Player { name: self.specs[i].name().into(), error };
-        white.new_game(&job.variant).map_err(|e| fail(job.white, e))?;
-        black.new_game(&job.variant).map_err(|e| fail(job.black, e))?;
+    /// Plays a job with its two players. A player that fails loses the game and is dropped
+    /// (its process ends); the next game starts it afresh.
+    fn play(&mut self, job: &Job, settings: &Settings, record_san: bool) -> GameRecord {
+        let ids = [job.white, job.black];
+        let slots = [0, usize::from(job.black == job.white)];
+        let mut players = [self.take(ids[0], slots[0]), self.take(ids[1], slots[1])];
+        let specs = [&self.specs[ids[0]], &self.specs[ids[1]]];
         let game = Game {
             variant: &job.variant,
             config: &job.config,
             game_id: job.game_id,
             seed: job.seed,
             opening: &job.opening,
-            names: [self.specs[job.white].name(), self.specs[job.black].name()],
+            names: specs.map(|s| s.name()),
+            clocks: specs.map(|s| s.budget().and_then(|b| b.clock)),
             adjudication: settings.adjudication,
             record_san,
         };
-        let result = play(&game, [white.as_mut(), black.as_mut()]);
-        let players = [job.white, job.black];
-        let record = result.map_err(|f| fail(players[f.side], f.error))?;
-        self.seats.insert((job.white, 0), white);
-        self.seats.insert((job.black, black_slot), black);
-        Ok(record)
+        let [white, black] = &mut players;
+        let record = match (white.new_game(&job.variant), black.new_game(&job.variant)) {
+            (Err(e), _) => forfeit(&game, 0, e),
+            (_, Err(e)) => forfeit(&game, 1, e),
+            _ => play(&game, [white.as_mut(), black.as_mut()]),
+        };
+        for (side, p) in players.into_iter().enumerate() {
+            if record.failure.as_ref().is_none_or(|(failed, _)| *failed != side) {
+                self.seats.insert((ids[side], slots[side]), p);
+            }
+        }
+        record
     }
 }
 
@@ -164,11 +175,13 @@ impl Run {
         let started = Instant::now();
         let mut state = Progress { done: done.len() as u64, total, already: done.len() as u64, wdl: tick.wdl };
         let mut played = 0;
+        let mut incidents = Vec::new();
         if !tick.stop {
             let mut cache = None;
             let todo = (0..plan.games()).filter(|&id| s.in_shard(id) && !done.contains(&id));
             let jobs = todo.map(|id| plan.job(id, &mut cache));
-            played = self.play_jobs(jobs, &mut out, |row| {
+            played = self.play_jobs(jobs, &mut out, |row, incident| {
+                incidents.extend(incident);
                 let t = hook(row);
                 state.done += 1;
                 state.wdl = t.wdl;
@@ -177,7 +190,7 @@ impl Run {
             })?;
         }
         out.tallies.write_summary(&s.out)?;
-        Ok(RunReport { tallies: out.tallies, played, seconds: started.elapsed().as_secs_f64() })
+        Ok(RunReport { tallies: out.tallies, played, seconds: started.elapsed().as_secs_f64(), incidents })
     }
 
     /// Plays `jobs` on the thread pool and writes each through `out` in the order the iterator
@@ -187,13 +200,13 @@ impl Run {
         &self,
         jobs: impl Iterator<Item = Job> + Send,
         out: &mut RunOutput,
-        mut on_row: impl FnMut(&GameRow) -> bool,
+        mut on_row: impl FnMut(&GameRow, Option<String>) -> bool,
     ) -> Result<u64, RunError> {
         let threads = self.settings.threads.max(1);
         let source = Mutex::new(jobs);
         let stop = AtomicBool::new(false);
         let (order_tx, order_rx) = mpsc::channel::<u64>();
-        let (tx, rx) = mpsc::channel::<Result<GameRecord, RunError>>();
+        let (tx, rx) = mpsc::channel::<GameRecord>();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -228,14 +241,6 @@ impl Run {
             let mut expected: VecDeque<u64> = VecDeque::new();
             let mut pending: BTreeMap<u64, GameRecord> = BTreeMap::new();
             for rec in rx {
-                let rec = match rec {
-                    Ok(r) => r,
-                    Err(e) => {
-                        stop.store(true, Ordering::Relaxed);
-                        first_error.get_or_insert(e);
-                        continue;
-                    }
-                };
                 expected.extend(order_rx.try_iter());
                 pending.insert(rec.game_id, rec);
                 while let Some(rec) = expected.front().and_then(|id| pending.remove(id)) {
@@ -243,10 +248,14 @@ impl Run {
                     if first_error.is_some() {
                         continue;
                     }
+                    let incident = rec.failure.as_ref().map(|(side, e)| {
+                        let (name, colour) = if *side == 0 { (&rec.white, "White") } else { (&rec.black, "Black") };
+                        format!("game {}: {name} ({colour}) lost by {}: {e}", rec.game_id, rec.termination)
+                    });
                     match out.write(&rec) {
                         Ok(row) => {
                             written += 1;
-                            if on_row(&row) {
+                            if on_row(&row, incident) {
                                 stop.store(true, Ordering::Relaxed);
                             }
                         }

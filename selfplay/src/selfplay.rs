@@ -2,8 +2,7 @@
 
 use crate::error::RunError;
 use crate::openings::{game_seed, Openings, SharedCache};
-use crate::run::{Job, Plan, Progress, Run, RunReport, Tick};
-use crate::stats::Wdl;
+use crate::run::{count_white, Job, Plan, Progress, Run, RunReport};
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::Variant;
 use hoplite_formats::manifest::RunKind;
@@ -54,13 +53,5 @@ pub fn run(
         variant_name: variant.name.clone(),
     };
     let plan = Selfplay { variant, openings, games: opts.games, seed: opts.seed };
-    let mut wdl = Wdl::default();
-    run.execute(
-        &plan,
-        |row| {
-            wdl.add(row.result.white_score());
-            Tick { wdl, stop: false }
-        },
-        progress,
-    )
+    run.execute(&plan, count_white(), progress)
 }

@@ -92,7 +92,8 @@ impl Wdl {
 /// Elo difference for a score, capped at ±2000 for scores of 0 or 1.
 pub fn elo_of_score(s: f64) -> f64 {
     let s = s.clamp(1e-9, 1.0 - 1e-9);
-    (-400.0 * (1.0 / s - 1.0).log10()).clamp(-2000.0, 2000.0)
+    // + 0.0 turns -0.0 (an even score) into 0.0.
+    (-400.0 * (1.0 / s - 1.0).log10()).clamp(-2000.0, 2000.0) + 0.0
 }
 
 /// Expected score for an Elo difference.

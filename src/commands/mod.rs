@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod perft;
+pub mod players;
 pub mod progress;
 pub mod selfplay;
 pub mod tune;
@@ -9,14 +10,21 @@ use hoplite_core::variant::{builtin_names, Variant};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// What a command returns: an exit code, or an error message for stderr.
-pub type CmdResult = Result<ExitCode, String>;
+/// What a command returns: an exit code, or the error to print on stderr.
+pub type CmdResult = Result<ExitCode, Box<dyn std::error::Error>>;
 
-pub fn load_variant(name: &str) -> Result<Arc<Variant>, String> {
-    Variant::load(name).map_err(|e| e.to_string())
+pub fn load_variant(name: &str) -> Result<Arc<Variant>, hoplite_core::VariantError> {
+    Variant::load(name)
 }
 
-pub fn variants() -> CmdResult {
+/// The variant file reference (docs/variant-file.md), for `hoplite variants --keys`.
+const KEYS: &str = include_str!("../../docs/variant-file.md");
+
+pub fn variants(keys: bool) -> CmdResult {
+    if keys {
+        print!("{KEYS}");
+        return Ok(ExitCode::SUCCESS);
+    }
     for name in builtin_names() {
         let v = Variant::builtin(name);
         let g = v.geometry;

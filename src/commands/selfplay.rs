@@ -1,19 +1,24 @@
 //! `hoplite selfplay`, `match`, `balance` and `merge`.
 
+use super::players::Registry;
 use super::progress::Display;
 use super::CmdResult;
 use clap::Args;
-use hoplite_formats::Budget;
+use hoplite_formats::{Budget, Clock};
 use hoplite_selfplay::game::Adjudication;
 use hoplite_selfplay::stats::{Sprt, SprtState};
-use hoplite_selfplay::{balance, matchup, merge, parse_shard, selfplay, summary_table, PlayerSpec, RunOptions};
-use std::path::PathBuf;
+use hoplite_selfplay::{
+    balance, matchup, merge, parse_shard, selfplay, summary_table, PlayerSpec, RunError, RunOptions, RunReport,
+};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-#[derive(Args, Clone)]
-pub struct EngineArgs {
-    /// Nodes per move (the default limit, 1000: reproducible on any machine).
+/// A player's budget per move; what is not given here comes from elsewhere (a side's own
+/// flags, a balance file), and nothing at all means 1,000 nodes (the same on any machine).
+#[derive(Args, Clone, Default)]
+pub struct BudgetArgs {
+    /// Nodes per move.
     #[arg(long)]
     nodes: Option<u64>,
     /// Depth per move.
@@ -22,23 +27,22 @@ pub struct EngineArgs {
     /// Milliseconds per move (not reproducible).
     #[arg(long)]
     movetime: Option<u64>,
-    /// Evaluation weights file (TOML, as `hoplite tune` writes).
+    /// A clock per game, BASE+INC in seconds, e.g. 10+0.1 (not reproducible).
     #[arg(long)]
-    weights: Option<PathBuf>,
+    tc: Option<String>,
 }
 
-/// hoplite's engine with a budget (1,000 nodes when none is given: the same on any machine).
-fn hoplite(name: &str, budget: Budget, weights: Option<PathBuf>, run: &RunOptions) -> PlayerSpec {
-    PlayerSpec::Hoplite {
-        name: name.into(),
-        budget: budget.or(Budget::nodes(1000)),
-        weights,
-        hash_mb: run.tt_megabytes,
+fn budget(nodes: Option<u64>, depth: Option<u32>, movetime: Option<u64>, tc: Option<&str>) -> Result<Budget, String> {
+    let clock = tc
+        .map(|t| Clock::parse(t).ok_or_else(|| format!("--tc '{t}': expected BASE+INC in seconds, as 10+0.1")))
+        .transpose()?;
+    Ok(Budget { nodes, depth, movetime: movetime.map(Duration::from_millis), clock })
+}
+
+impl BudgetArgs {
+    fn budget(&self) -> Result<Budget, String> {
+        budget(self.nodes, self.depth, self.movetime, self.tc.as_deref())
     }
-}
-
-fn budget(nodes: Option<u64>, depth: Option<u32>, movetime: Option<u64>) -> Budget {
-    Budget { nodes, depth, movetime: movetime.map(Duration::from_millis), clock: None }
 }
 
 #[derive(Args, Clone)]
@@ -46,7 +50,7 @@ pub struct RunArgs {
     /// Number of games (per configuration in a balance run).
     #[arg(long)]
     games: Option<u64>,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores); each has its own players and engine processes.
     #[arg(long)]
     threads: Option<usize>,
     /// Run seed: each game's randomness comes from (seed, game id).
@@ -82,9 +86,12 @@ pub struct RunArgs {
     /// Record each game's wall time in games.csv (runs then differ byte for byte).
     #[arg(long)]
     timing: bool,
-    /// Transposition table per search, MiB.
+    /// Transposition table per hoplite search, MiB.
     #[arg(long, default_value_t = 1)]
     tt_mb: usize,
+    /// Outside engines by name (default ./engines.toml, else the built-in configs/engines.toml).
+    #[arg(long)]
+    engines: Option<PathBuf>,
 }
 
 fn numbers(s: &str, n: usize, flag: &str) -> Result<Vec<i64>, String> {
@@ -98,6 +105,17 @@ fn numbers(s: &str, n: usize, flag: &str) -> Result<Vec<i64>, String> {
     }
     Ok(v)
 }
+
+/// What a run uses where neither the command line nor a balance file says.
+#[derive(Clone, Copy)]
+struct Defaults {
+    games: u64,
+    seed: u64,
+    random_plies: u32,
+    max_plies: u32,
+}
+
+const DEFAULTS: Defaults = Defaults { games: 100, seed: 1, random_plies: 8, max_plies: 400 };
 
 impl RunArgs {
     /// The options, with these defaults where the command line says nothing.
@@ -123,48 +141,60 @@ impl RunArgs {
             adjudication: Adjudication { max_plies: self.max_plies.unwrap_or(defaults.max_plies), resign, draw },
             timing: self.timing,
             tt_megabytes: self.tt_mb.max(1),
+            engines: self.engines.as_ref().map(|e| e.display().to_string()),
         })
     }
 }
 
-/// What a run uses where neither the command line nor a balance file says.
-#[derive(Clone, Copy)]
-struct Defaults {
-    games: u64,
-    seed: u64,
-    random_plies: u32,
-    max_plies: u32,
+fn finish(out: &Path, r: &RunReport, display: &Display) {
+    display.finish();
+    if !r.incidents.is_empty() {
+        eprintln!("{} games ended by a player's failure:", r.incidents.len());
+        for i in r.incidents.iter().take(20) {
+            eprintln!("  {i}");
+        }
+    }
+    eprintln!("{} games played, {:.1} games/s; results in {}", r.played, r.games_per_second(), out.display());
+    eprintln!("a report with plots: hoplite report {}", out.display());
 }
 
-const DEFAULTS: Defaults = Defaults { games: 100, seed: 1, random_plies: 8, max_plies: 400 };
+/// The player of a selfplay or balance run.
+fn one_player(
+    name: &str,
+    budget: Budget,
+    weights: Option<PathBuf>,
+    opts: &RunOptions,
+) -> Result<PlayerSpec, Box<dyn std::error::Error>> {
+    let registry = Registry::load(opts.engines.as_deref().map(Path::new))?;
+    Ok(registry.player(name, name, budget, weights, opts.tt_megabytes)?)
+}
 
 #[derive(Args)]
 pub struct SelfplayArgs {
     /// Built-in variant name or variant file (.toml).
     #[arg(long, default_value = "spartan")]
     variant: String,
+    /// Who plays both sides: hoplite, random, or an engine of engines.toml.
+    #[arg(long, default_value = "hoplite")]
+    player: String,
     #[command(flatten)]
-    engine: EngineArgs,
+    budget: BudgetArgs,
+    /// Evaluation weights file for hoplite's engine (TOML, as `hoplite tune` writes).
+    #[arg(long)]
+    weights: Option<PathBuf>,
     #[command(flatten)]
     run: RunArgs,
-}
-
-fn finish_message(out: &std::path::Path, played: u64, gps: f64) {
-    eprintln!("{played} games played, {gps:.1} games/s; results in {}", out.display());
-    eprintln!("a report with plots: hoplite report {}", out.display());
 }
 
 pub fn run_selfplay(a: SelfplayArgs) -> CmdResult {
     let default_out =
         format!("runs/selfplay-{}", a.variant.trim_end_matches(".toml").rsplit('/').next().unwrap_or("run"));
     let opts = a.run.options(DEFAULTS, &default_out)?;
-    let e = &a.engine;
-    let player = hoplite("hoplite", budget(e.nodes, e.depth, e.movetime), e.weights.clone(), &opts);
+    let player = one_player(&a.player, a.budget.budget()?, a.weights.clone(), &opts)?;
     let mut display = Display::new(&a.variant);
-    let r = selfplay::run(&a.variant, &player, &opts, |p| display.update(p)).map_err(|e| e.to_string())?;
-    display.finish();
+    let r = selfplay::run(&a.variant, &player, &opts, |p| display.update(p))?;
     print!("{}", summary_table(&r.tallies));
-    finish_message(&opts.out, r.played, r.games_per_second());
+    finish(&opts.out, &r, &display);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -172,18 +202,18 @@ pub fn run_selfplay(a: SelfplayArgs) -> CmdResult {
 pub struct BalanceArgs {
     /// Balance experiment (TOML): base variant, engine settings and [[configs]] overrides.
     config: PathBuf,
-    /// Nodes per move (overrides the file).
-    #[arg(long)]
-    nodes: Option<u64>,
-    /// Depth per move (overrides the file).
-    #[arg(long)]
-    depth: Option<u32>,
+    /// Who plays both sides: hoplite, random, or an engine of engines.toml.
+    #[arg(long, default_value = "hoplite")]
+    player: String,
+    /// The budget per move (overrides the file's nodes and depth).
+    #[command(flatten)]
+    budget: BudgetArgs,
     #[command(flatten)]
     run: RunArgs,
 }
 
 pub fn run_balance(a: BalanceArgs) -> CmdResult {
-    let b = balance::load(&a.config).map_err(|e| e.to_string())?;
+    let b = balance::load(&a.config)?;
     let f = &b.file;
     let default_out =
         format!("runs/balance-{}", a.config.file_stem().map_or("run".into(), |s| s.to_string_lossy().to_string()));
@@ -195,12 +225,12 @@ pub fn run_balance(a: BalanceArgs) -> CmdResult {
         max_plies: f.max_plies.unwrap_or(DEFAULTS.max_plies),
     };
     let opts = a.run.options(defaults, &default_out)?;
-    let player = hoplite("hoplite", budget(a.nodes.or(f.nodes), a.depth.or(f.depth), None), None, &opts);
+    let from_file = budget(f.nodes, f.depth, None, None)?;
+    let player = one_player(&a.player, a.budget.budget()?.or(from_file), None, &opts)?;
     let mut display = Display::new("balance");
-    let r = balance::run(&b, &player, &opts, |p| display.update(p)).map_err(|e| e.to_string())?;
-    display.finish();
+    let r = balance::run(&b, &player, &opts, |p| display.update(p))?;
     print!("{}", summary_table(&r.tallies));
-    finish_message(&opts.out, r.played, r.games_per_second());
+    finish(&opts.out, &r, &display);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -209,35 +239,56 @@ pub struct MatchArgs {
     /// Built-in variant name or variant file (.toml).
     #[arg(long, default_value = "chess")]
     variant: String,
-    /// Engine A's weights file.
-    #[arg(long)]
-    a_weights: Option<PathBuf>,
-    /// Engine B's weights file.
-    #[arg(long)]
-    b_weights: Option<PathBuf>,
-    /// Engine A's nodes per move.
+    /// Player A: hoplite, random, or an engine of engines.toml.
+    #[arg(long, default_value = "hoplite")]
+    a: String,
+    /// Player B.
+    #[arg(long, default_value = "hoplite")]
+    b: String,
+    /// Both players' budget per move (a side's own flags win).
+    #[command(flatten)]
+    budget: BudgetArgs,
+    /// Player A's nodes per move.
     #[arg(long)]
     a_nodes: Option<u64>,
-    /// Engine B's nodes per move.
+    /// Player B's nodes per move.
     #[arg(long)]
     b_nodes: Option<u64>,
-    /// Engine A's depth per move.
+    /// Player A's depth per move.
     #[arg(long)]
     a_depth: Option<u32>,
-    /// Engine B's depth per move.
+    /// Player B's depth per move.
     #[arg(long)]
     b_depth: Option<u32>,
-    /// Engine A plays uniformly random legal moves (a baseline).
+    /// Player A's milliseconds per move.
+    #[arg(long)]
+    a_movetime: Option<u64>,
+    /// Player B's milliseconds per move.
+    #[arg(long)]
+    b_movetime: Option<u64>,
+    /// Player A's clock, BASE+INC seconds.
+    #[arg(long)]
+    a_tc: Option<String>,
+    /// Player B's clock.
+    #[arg(long)]
+    b_tc: Option<String>,
+    /// Player A's weights file (hoplite's engine).
+    #[arg(long)]
+    a_weights: Option<PathBuf>,
+    /// Player B's weights file.
+    #[arg(long)]
+    b_weights: Option<PathBuf>,
+    /// Player A plays uniformly random legal moves (the same as --a random).
     #[arg(long)]
     a_random: bool,
-    /// Engine B plays uniformly random legal moves (a baseline).
+    /// Player B plays uniformly random legal moves (the same as --b random).
     #[arg(long)]
     b_random: bool,
-    /// Names in games.csv.
-    #[arg(long, default_value = "A")]
-    a_name: String,
-    #[arg(long, default_value = "B")]
-    b_name: String,
+    /// Names in games.csv (default: the players', A and B when they are the same).
+    #[arg(long)]
+    a_name: Option<String>,
+    #[arg(long)]
+    b_name: Option<String>,
     /// Stop early by SPRT: elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05).
     #[arg(long)]
     sprt: Option<String>,
@@ -248,15 +299,34 @@ pub struct MatchArgs {
 pub fn run_match(a: MatchArgs) -> CmdResult {
     let opts = a.run.options(DEFAULTS, "runs/match")?;
     let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
-    let side = |name: &str, random: bool, nodes, depth, weights: &Option<PathBuf>| match random {
-        true => PlayerSpec::Random { name: name.into() },
-        false => hoplite(name, budget(nodes, depth, None), weights.clone(), &opts),
+    let registry = Registry::load(opts.engines.as_deref().map(Path::new))?;
+    let shared = a.budget.budget()?;
+    let names = [if a.a_random { "random" } else { &a.a }, if a.b_random { "random" } else { &a.b }];
+    let same = names[0] == names[1];
+    let display = |given: &Option<String>, name: &str, letter: &str| {
+        given.clone().unwrap_or_else(|| if same { letter.to_string() } else { name.to_string() })
     };
-    let pa = side(&a.a_name, a.a_random, a.a_nodes, a.a_depth, &a.a_weights);
-    let pb = side(&a.b_name, a.b_random, a.b_nodes, a.b_depth, &a.b_weights);
-    let mut display = Display::new("match");
-    let r = matchup::run(&a.variant, &pa, &pb, sprt, &opts, |p| display.update(p)).map_err(|e| e.to_string())?;
-    display.finish();
+    let pa = registry.player(
+        names[0],
+        &display(&a.a_name, names[0], "A"),
+        budget(a.a_nodes, a.a_depth, a.a_movetime, a.a_tc.as_deref())?.or(shared),
+        a.a_weights.clone(),
+        opts.tt_megabytes,
+    )?;
+    let pb = registry.player(
+        names[1],
+        &display(&a.b_name, names[1], "B"),
+        budget(a.b_nodes, a.b_depth, a.b_movetime, a.b_tc.as_deref())?.or(shared),
+        a.b_weights.clone(),
+        opts.tt_megabytes,
+    )?;
+    if pa.name() == pb.name() {
+        return Err(
+            RunError::Usage(format!("both players are named '{}': give --a-name or --b-name", pa.name())).into()
+        );
+    }
+    let mut progress = Display::new("match");
+    let r = matchup::run(&a.variant, &pa, &pb, sprt, &opts, |p| progress.update(p))?;
     let (elo, err) = r.wdl.elo();
     // A side that won every game has no finite Elo estimate.
     let elo_text = if r.wdl.wins == r.wdl.games() || r.wdl.losses == r.wdl.games() {
@@ -285,7 +355,7 @@ pub fn run_match(a: MatchArgs) -> CmdResult {
         };
         println!("SPRT: LLR {llr:.2}, {verdict}");
     }
-    finish_message(&opts.out, r.wdl.games(), r.games_per_second);
+    finish(&opts.out, &r.run, &progress);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -300,7 +370,7 @@ pub struct MergeArgs {
 }
 
 pub fn run_merge(a: MergeArgs) -> CmdResult {
-    let n = merge::merge(&a.dirs, &a.out).map_err(|e| e.to_string())?;
+    let n = merge::merge(&a.dirs, &a.out)?;
     eprintln!("merged {n} games into {}", a.out.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -1,11 +1,14 @@
 //! Positions from self-play CSV, each resolved to a quiet position by quiescence search and
 //! kept as its sparse evaluation features: a few bytes per position.
 
-use hoplite_core::{Position, Variant};
+use crate::error::TuneError;
+use hoplite_core::zobrist::{mix64, GOLDEN};
+use hoplite_core::{GameResult, Position, Variant};
+use hoplite_formats::csvfile::{header, Rows};
+use hoplite_formats::PositionRow;
 use hoplite_search::eval::{PHASE, SIDE, TABLES};
 use hoplite_search::{features, Search, Weights};
 use rayon::prelude::*;
-use serde::Deserialize;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -107,38 +110,29 @@ pub struct Loaded {
     pub train: Dataset,
     pub valid: Dataset,
     pub rows: u64,
-    pub skipped: Vec<String>,
-}
-
-#[derive(Deserialize)]
-struct Row {
-    game_id: u64,
-    #[allow(dead_code)]
-    ply: u32,
-    fen: String,
-    result: String,
+    pub skipped: Vec<TuneError>,
 }
 
 /// Every tenth game (by a hash of its id) goes to validation, all its positions together.
 fn is_validation(game_id: u64) -> bool {
-    let mut z = game_id.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (z ^ (z >> 31)).is_multiple_of(10)
+    mix64(game_id.wrapping_add(GOLDEN)).is_multiple_of(10)
 }
 
 /// A row's quiet position as sparse features, its phase and its result, or why the row is bad.
-type Resolved = Result<(Vec<(u8, i16)>, u8, u8), String>;
+type Resolved = Result<(Vec<(u8, i16)>, u8, u8), TuneError>;
 
-/// The quiet position's sparse features, or why the row is bad.
-fn resolve(variant: &Arc<Variant>, search: &mut Search, fen: &str, result: &str) -> Resolved {
-    let r = match result.trim() {
-        "1" => 2,
-        "0.5" => 1,
-        "0" => 0,
-        other => return Err(format!("result '{other}' is not 1, 0.5 or 0")),
+/// The quiet position's sparse features (`line`: where the row is, for an error).
+fn resolve(variant: &Arc<Variant>, search: &mut Search, row: &PositionRow, path: &Path, line: u64) -> Resolved {
+    let r = match row.result.0 {
+        GameResult::WhiteWins => 2,
+        GameResult::Draw => 1,
+        GameResult::BlackWins => 0,
     };
-    let mut pos = Position::from_fen(variant, fen).map_err(|e| e.to_string())?;
+    let mut pos = Position::from_fen(variant, &row.fen).map_err(|e| TuneError::Row {
+        path: path.display().to_string(),
+        line,
+        message: e.to_string(),
+    })?;
     let (_, line) = search.quiescence_line(&mut pos);
     for m in line {
         pos.make(m);
@@ -163,65 +157,47 @@ pub fn load(
     strict: bool,
     max_positions: Option<u64>,
     mut progress: impl FnMut(u64),
-) -> Result<Loaded, String> {
+) -> Result<Loaded, TuneError> {
     // Weight indices are stored in a byte.
     if weights.len() > 256 {
-        return Err(format!(
-            "{} has {} piece types: the tuner handles at most {} (256 weights)",
-            variant.name,
-            weights.types,
-            (256 - SIDE.len()) / TABLES.len()
-        ));
+        return Err(TuneError::TooManyTypes {
+            variant: variant.name.clone(),
+            types: weights.types,
+            most: (256 - SIDE.len()) / TABLES.len(),
+        });
     }
     let end: Vec<u8> = (0..weights.len()).map(|j| weights.end(j) as u8).collect();
     let mut out = Loaded { train: Dataset::new(end.clone()), valid: Dataset::new(end), rows: 0, skipped: Vec::new() };
     const BATCH: usize = 8192;
     for path in files {
         let path = path.as_ref();
-        let mut rdr = csv::ReaderBuilder::new()
-            .flexible(true)
-            .from_path(path)
-            .map_err(|e| format!("cannot read positions '{}': {e}", path.display()))?;
-        let headers = rdr.headers().map_err(|e| format!("{}:1: {e}", path.display()))?.clone();
-        for want in ["game_id", "fen", "result"] {
-            if !headers.iter().any(|h| h == want) {
-                return Err(format!("{}:1: no '{want}' column (expected game_id,ply,fen,result)", path.display()));
-            }
-        }
-        let mut records = rdr.deserialize::<Row>().enumerate();
+        let mut rows = Rows::<PositionRow>::open(path)?;
+        rows.require(header::<PositionRow>())?;
         loop {
-            let mut batch: Vec<(usize, Result<Row, String>)> = Vec::with_capacity(BATCH);
-            for (i, r) in records.by_ref().take(BATCH) {
-                batch.push((i + 2, r.map_err(|e| e.to_string())));
-            }
+            let batch: Vec<(u64, Result<PositionRow, _>)> = rows.by_ref().take(BATCH).collect();
             if batch.is_empty() {
                 break;
             }
-            let resolved: Vec<(usize, u64, Resolved)> = batch
+            let resolved: Vec<(u64, Resolved)> = batch
                 .into_par_iter()
                 .with_min_len(256)
                 .map_init(
                     || Search::new(weights.clone(), 0),
                     |search, (line, row)| match row {
-                        Ok(row) => (line, row.game_id, resolve(variant, search, &row.fen, &row.result)),
-                        Err(e) => (line, 0, Err(e)),
+                        Ok(row) => (row.game_id, resolve(variant, search, &row, path, line)),
+                        Err(e) => (0, Err(e.into())),
                     },
                 )
                 .collect();
-            for (line, game_id, r) in resolved {
+            for (game_id, r) in resolved {
                 out.rows += 1;
                 match r {
                     Ok((f, phase, result)) => {
                         let set = if is_validation(game_id) { &mut out.valid } else { &mut out.train };
                         set.push(&f, phase, result, game_id);
                     }
-                    Err(e) => {
-                        let msg = format!("{}:{line}: {e}", path.display());
-                        if strict {
-                            return Err(msg);
-                        }
-                        out.skipped.push(msg);
-                    }
+                    Err(e) if strict => return Err(e),
+                    Err(e) => out.skipped.push(e),
                 }
             }
             progress(out.rows);
@@ -233,15 +209,14 @@ pub fn load(
     out.train.shrink();
     out.valid.shrink();
     if out.train.is_empty() {
-        return Err(if out.rows == 0 {
-            "the positions files hold no rows: nothing to tune".to_string()
-        } else {
-            format!("none of the {} rows could be used (first problem: {})", out.rows, out.skipped[0])
+        return Err(match out.skipped.first() {
+            None => TuneError::NoRows,
+            Some(first) => TuneError::NothingUsable { rows: out.rows, first: first.to_string() },
         });
     }
     let decisive = out.train.result.iter().chain(&out.valid.result).filter(|&&r| r != 1).count();
     if decisive == 0 {
-        return Err(format!("all {} positions come from drawn games: they say nothing about piece values", out.rows));
+        return Err(TuneError::AllDrawn { rows: out.rows });
     }
     Ok(out)
 }

@@ -1,8 +1,11 @@
 //! `hoplite tune`: load, fit K, fit the weights, estimate their errors, write the files.
 
 use crate::data::{load, Loaded};
+use crate::error::TuneError;
 use crate::fit::{fit_k, loss, standard_errors, Adam};
 use hoplite_core::Variant;
+use hoplite_formats::tune::{companions, LossRow, ValueRow};
+use hoplite_formats::{csvfile, Decimal, FormatError};
 use hoplite_search::eval::{MATERIAL, SIDE, TABLES};
 use hoplite_search::Weights;
 use std::fmt::Write as _;
@@ -87,14 +90,14 @@ pub fn tune(
     o: &TuneOptions,
     mut on_load: impl FnMut(u64),
     mut on_epoch: impl FnMut(usize, f64, f64),
-) -> Result<TuneReport, String> {
+) -> Result<TuneReport, TuneError> {
     if !(o.ridge >= 0.0 && o.ridge.is_finite()) {
-        return Err(format!("the ridge must be a number ≥ 0, not {}", o.ridge));
+        return Err(TuneError::Ridge(o.ridge));
     }
     let types = variant.pieces.len();
     let mut start = match &o.start {
         Start::Defaults => Weights::defaults(variant),
-        Start::File(p) => Weights::load(variant, p).map_err(|e| e.to_string())?,
+        Start::File(p) => Weights::load(variant, p)?,
         Start::Equal => {
             let mut w = Weights::defaults(variant);
             for (t, p) in variant.pieces.iter().enumerate() {
@@ -197,31 +200,44 @@ pub fn values_table(v: &Variant, r: &TuneReport) -> String {
 
 /// Writes WEIGHTS.toml and, beside it, `STEM-loss.csv` (per epoch) and `STEM-values.csv`
 /// (every weight with its standard error).
-pub fn write(v: &Variant, r: &TuneReport, out: &Path) -> Result<(PathBuf, PathBuf), String> {
+pub fn write(v: &Variant, r: &TuneReport, out: &Path) -> Result<(PathBuf, PathBuf), TuneError> {
     let header = format!(
         "# hoplite tune: {} positions for training, {} for validation, K = {:.4}\n",
         r.loaded.train.len(),
         r.loaded.valid.len(),
         r.k
     );
-    let err = |p: &Path, e: std::io::Error| format!("{}: cannot write: {e}", p.display());
-    std::fs::write(out, header + &r.weights.to_toml()).map_err(|e| err(out, e))?;
-    let stem = out.with_extension("");
-    let loss_path = PathBuf::from(format!("{}-loss.csv", stem.display()));
-    let mut l = String::from("epoch,train_loss,valid_loss,seconds\n");
-    for (e, t, va, s) in &r.epochs {
-        let _ = writeln!(l, "{e},{t:.6},{va:.6},{s:.4}");
-    }
-    std::fs::write(&loss_path, l).map_err(|e| err(&loss_path, e))?;
-    let values_path = PathBuf::from(format!("{}-values.csv", stem.display()));
-    let mut c = String::from("table,letter,name,value,stderr,fitted\n");
+    std::fs::write(out, header + &r.weights.to_toml()).map_err(|e| FormatError::io(out, "write", e))?;
+    let (loss_path, values_path) = companions(out);
+    let loss: Vec<LossRow> = r
+        .epochs
+        .iter()
+        .map(|&(epoch, t, va, s)| LossRow {
+            epoch,
+            train_loss: Decimal(t),
+            valid_loss: Decimal(va),
+            seconds: Decimal(s),
+        })
+        .collect();
+    csvfile::write(&loss_path, &loss)?;
     let types = v.pieces.len();
-    for (j, &x) in r.weights.values.iter().enumerate() {
-        let (table, key) = r.weights.name(j);
-        let name = if j < TABLES.len() * types { v.pieces[j % types].name.as_str() } else { "" };
-        let se = r.errors[j].map(|e| format!("{e:.2}")).unwrap_or_default();
-        let _ = writeln!(c, "{table},{key},{name},{x},{se},{}", r.fitted[j]);
-    }
-    std::fs::write(&values_path, c).map_err(|e| err(&values_path, e))?;
+    let values: Vec<ValueRow> = r
+        .weights
+        .values
+        .iter()
+        .enumerate()
+        .map(|(j, &value)| {
+            let (table, key) = r.weights.name(j);
+            ValueRow {
+                table: table.to_string(),
+                letter: key,
+                name: if j < TABLES.len() * types { v.pieces[j % types].name.clone() } else { String::new() },
+                value,
+                stderr: r.errors[j].map(Decimal),
+                fitted: r.fitted[j],
+            }
+        })
+        .collect();
+    csvfile::write(&values_path, &values)?;
     Ok((loss_path, values_path))
 }

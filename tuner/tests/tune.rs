@@ -119,11 +119,12 @@ fn malformed_rows_are_reported_with_file_and_line() {
     let r = tune(&v, std::slice::from_ref(&file), &TuneOptions::default(), |_| {}, |_, _, _| {}).unwrap();
     assert_eq!(r.loaded.skipped.len(), 3);
     let name = file.display().to_string();
-    assert!(r.loaded.skipped[0].starts_with(&format!("{name}:102:")) && r.loaded.skipped[0].contains("'X'"));
-    assert!(r.loaded.skipped[1].starts_with(&format!("{name}:103:")) && r.loaded.skipped[1].contains("result '2'"));
-    assert!(r.loaded.skipped[2].starts_with(&format!("{name}:104:")));
+    let skipped: Vec<String> = r.loaded.skipped.iter().map(|e| e.to_string()).collect();
+    assert!(skipped[0].starts_with(&format!("{name}:102:")) && skipped[0].contains("'X'"), "{}", skipped[0]);
+    assert!(skipped[1].starts_with(&format!("{name}:103:")) && skipped[1].contains("result '2'"), "{}", skipped[1]);
+    assert!(skipped[2].starts_with(&format!("{name}:104:")), "{}", skipped[2]);
     let strict = TuneOptions { strict: true, ..Default::default() };
-    let e = tune(&v, std::slice::from_ref(&file), &strict, |_| {}, |_, _, _| {}).err().unwrap();
+    let e = tune(&v, std::slice::from_ref(&file), &strict, |_| {}, |_, _, _| {}).err().unwrap().to_string();
     assert!(e.starts_with(&format!("{name}:102:")), "{e}");
 }
 
@@ -134,16 +135,21 @@ fn empty_and_all_draw_inputs_get_a_clear_message() {
     let empty = d.join("empty.csv");
     std::fs::write(&empty, HEADER).unwrap();
     let e = tune(&v, &[empty], &TuneOptions::default(), |_| {}, |_, _, _| {}).err().unwrap();
-    assert!(e.contains("no rows"), "{e}");
+    assert!(matches!(e, hoplite_tuner::TuneError::NoRows), "{e}");
     let draws = d.join("draws.csv");
     std::fs::write(&draws, format!("{HEADER}1,5,{WHITE_UP},0.5\n2,5,{BLACK_UP},0.5\n")).unwrap();
     let e = tune(&v, &[draws], &TuneOptions::default(), |_| {}, |_, _, _| {}).err().unwrap();
-    assert!(e.contains("drawn games"), "{e}");
+    assert!(matches!(e, hoplite_tuner::TuneError::AllDrawn { rows: 2 }), "{e}");
     let e = tune(&v, &[d.join("missing.csv")], &TuneOptions::default(), |_| {}, |_, _, _| {}).err().unwrap();
-    assert!(e.contains("missing.csv"), "{e}");
+    assert!(e.to_string().contains("missing.csv"), "{e}");
+    // A file without the positions' columns.
+    let games = d.join("games.csv");
+    std::fs::write(&games, "game_id,variant,config\n0,chess,default\n").unwrap();
+    let e = tune(&v, &[games], &TuneOptions::default(), |_| {}, |_, _, _| {}).err().unwrap().to_string();
+    assert!(e.contains("games.csv:1: no 'ply' column"), "{e}");
     for ridge in [-1.0, f64::NAN] {
         let o = TuneOptions { ridge, ..Default::default() };
         let e = tune(&v, &[d.join("draws.csv")], &o, |_| {}, |_, _, _| {}).err().unwrap();
-        assert!(e.contains("ridge must be a number ≥ 0"), "{e}");
+        assert!(e.to_string().contains("ridge must be a number ≥ 0"), "{e}");
     }
 }

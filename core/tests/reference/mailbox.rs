@@ -3,7 +3,7 @@
 //! variant data (`Variant` fields: geometry, pieces and their Betza rules, promotion and castling
 //! settings, bare-king and opening rules, `betza::lame_path`) and parses the FEN itself.
 //!
-//! Rules implemented (see /work/shared/RULES.md):
+//! Rules implemented (docs/variants/ describes each variant):
 //! - Black's steps are White's with the rank direction negated.
 //! - `i` rules apply on the ranks where the piece type stands in the setup for its colour.
 //! - `n` (lame) steps are blocked by any piece on `lame_path` of the step.

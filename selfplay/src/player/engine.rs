@@ -1,6 +1,6 @@
 //! hoplite's own engine as a player: one search per player, its tables cleared between games.
 
-use super::{Player, PlayerError, Reply, Turn};
+use super::{Player, PlayerError, Reply, Turn, CLOCK_MARGIN};
 use hoplite_core::Variant;
 use hoplite_formats::Budget;
 use hoplite_search::{Limits, Search, Weights};
@@ -21,7 +21,7 @@ impl EnginePlayer {
     }
 }
 
-/// The search's limits for a budget.
+/// The search's limits for a budget (a clock's time comes with each move).
 pub fn limits(b: &Budget) -> Limits {
     Limits { nodes: b.nodes, depth: b.depth, movetime: b.movetime }
 }
@@ -44,7 +44,12 @@ impl Player for EnginePlayer {
     fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError> {
         let (_, search) = self.search.as_mut().expect("new_game comes first");
         let mut pos = turn.position.clone();
-        let r = search.search(&mut pos, limits(&self.budget));
+        let mut limits = limits(&self.budget);
+        if let Some(c) = &turn.clock {
+            let side = pos.side_to_move();
+            limits = limits.with_clock(c.remaining[side].saturating_sub(CLOCK_MARGIN), c.increment[side], None);
+        }
+        let r = search.search(&mut pos, limits);
         Ok(Reply { mv: r.best.ok_or(PlayerError::NoMove)?, score: Some(r.score), nodes: r.nodes })
     }
 }

@@ -1,24 +1,49 @@
 //! Players: who chooses the moves of a side. hoplite's engine and a random mover live in this
 //! process; an outside engine speaks UCI or xboard through a pipe. A player is described by a
 //! `PlayerSpec` (what the run records), started once per worker thread and kept across its
-//! games; the game's arbiter checks every move it returns.
+//! games; the game's arbiter checks every move it returns, and a player that fails (crashes,
+//! returns an illegal move, answers too late) loses that game and is started afresh.
 
 mod engine;
+mod external;
+mod notation;
+mod process;
 mod random;
+mod uci;
+mod xboard;
 
 use crate::error::RunError;
-use hoplite_core::{Move, Position, Variant};
+use hoplite_core::{Move, Position, Termination, Variant};
+use hoplite_formats::engines::{EngineConfig, Protocol};
 use hoplite_formats::manifest::PlayerKind;
 use hoplite_formats::{Budget, PlayerRecord};
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use thiserror::Error;
 
-/// One move to make: the game so far and the game's random generator.
+pub use external::CLOCK_MARGIN;
+pub use notation::{from_engine, to_engine};
+
+/// Both sides' clocks before a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    /// Time left, White's then Black's.
+    pub remaining: [Duration; 2],
+    pub increment: [Duration; 2],
+}
+
+/// One move to make.
 pub struct Turn<'a> {
     /// The position, with the game's moves in its history (repetitions count).
     pub position: &'a Position,
+    /// The game's start (before its opening) and every move since.
+    pub start: &'a Position,
+    pub moves: &'a [Move],
+    /// The clocks, when this side plays on one.
+    pub clock: Option<Clocks>,
+    /// The game's random generator.
     pub rng: &'a mut ChaCha8Rng,
 }
 
@@ -31,13 +56,34 @@ pub struct Reply {
     pub nodes: u64,
 }
 
-/// Why a player could not answer.
+/// Why a player could not answer: each ends the game against it.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum PlayerError {
-    #[error("it cannot play this variant: {0}")]
+    #[error("it cannot play this game: {0}")]
     Setup(String),
     #[error("it returned no move in a position that has one")]
     NoMove,
+    #[error("it played '{mv}', which is not a legal move here")]
+    IllegalMove { mv: String },
+    #[error("it refused a legal move: {message}")]
+    Refused { message: String },
+    #[error("{0}")]
+    Crash(String),
+    #[error("no answer within {0:.1?}")]
+    Timeout(Duration),
+}
+
+impl PlayerError {
+    /// How a game that this failure ends is recorded.
+    pub fn termination(&self) -> Termination {
+        match self {
+            PlayerError::NoMove | PlayerError::IllegalMove { .. } | PlayerError::Refused { .. } => {
+                Termination::IllegalMove
+            }
+            PlayerError::Timeout(_) => Termination::Timeout,
+            PlayerError::Setup(_) | PlayerError::Crash(_) => Termination::Crash,
+        }
+    }
 }
 
 pub trait Player: Send {
@@ -55,45 +101,73 @@ pub enum PlayerSpec {
     Hoplite { name: String, budget: Budget, weights: Option<PathBuf>, hash_mb: usize },
     /// Uniformly random legal moves, drawn from the game's generator (a baseline).
     Random { name: String },
+    /// An outside engine from engines.toml (`engine`: its name there).
+    Engine { name: String, engine: String, config: EngineConfig, budget: Budget },
 }
 
 impl PlayerSpec {
     pub fn name(&self) -> &str {
         match self {
-            PlayerSpec::Hoplite { name, .. } | PlayerSpec::Random { name } => name,
+            PlayerSpec::Hoplite { name, .. } | PlayerSpec::Random { name } | PlayerSpec::Engine { name, .. } => name,
+        }
+    }
+
+    /// What it may spend on a move (none for the random mover).
+    pub fn budget(&self) -> Option<Budget> {
+        match self {
+            PlayerSpec::Hoplite { budget, .. } | PlayerSpec::Engine { budget, .. } => Some(*budget),
+            PlayerSpec::Random { .. } => None,
         }
     }
 
     /// What run.toml records.
     pub fn record(&self) -> PlayerRecord {
+        let name = self.name().to_string();
         match self {
-            PlayerSpec::Hoplite { name, budget, weights, .. } => PlayerRecord {
-                name: name.clone(),
+            PlayerSpec::Hoplite { budget, weights, .. } => PlayerRecord {
+                name,
                 kind: PlayerKind::Hoplite,
                 budget: Some(*budget),
                 weights: weights.as_ref().map(|w| w.display().to_string()),
+                ..Default::default()
             },
-            PlayerSpec::Random { name } => {
-                PlayerRecord { name: name.clone(), kind: PlayerKind::Random, budget: None, weights: None }
-            }
+            PlayerSpec::Random { .. } => PlayerRecord { name, kind: PlayerKind::Random, ..Default::default() },
+            PlayerSpec::Engine { engine, config, budget, .. } => PlayerRecord {
+                name,
+                kind: PlayerKind::Engine,
+                budget: Some(*budget),
+                engine_name: Some(engine.clone()),
+                engine: Some(config.clone()),
+                ..Default::default()
+            },
         }
     }
 
-    /// Checks, before any game, that the player can play `variant` (its weights load).
-    pub fn check(&self, variant: &Variant) -> Result<(), RunError> {
-        if let PlayerSpec::Hoplite { weights: Some(w), .. } = self {
-            hoplite_search::Weights::load(variant, w)?;
+    /// Checks, before any game, that the player can play `variant`: its weights load, or the
+    /// engine starts and takes the variant and the budget.
+    pub fn check(&self, variant: &Arc<Variant>) -> Result<(), RunError> {
+        let fail = |error| RunError::Player { name: self.name().to_string(), error };
+        match self {
+            PlayerSpec::Hoplite { weights: Some(w), .. } => {
+                hoplite_search::Weights::load(variant, w)?;
+            }
+            PlayerSpec::Engine { .. } => self.start().new_game(variant).map_err(fail)?,
+            _ => {}
         }
         Ok(())
     }
 
-    /// A player to play games with.
-    pub fn start(&self) -> Result<Box<dyn Player>, PlayerError> {
-        Ok(match self {
+    /// A player to play games with (an engine process starts at its first game).
+    pub fn start(&self) -> Box<dyn Player> {
+        match self {
             PlayerSpec::Hoplite { budget, weights, hash_mb, .. } => {
                 Box::new(engine::EnginePlayer::new(*budget, weights.clone(), *hash_mb))
             }
             PlayerSpec::Random { .. } => Box::new(random::RandomPlayer),
-        })
+            PlayerSpec::Engine { config, budget, .. } => match config.protocol {
+                Protocol::Uci => Box::new(uci::UciPlayer::new(config.clone(), *budget)),
+                Protocol::Xboard => Box::new(xboard::XboardPlayer::new(config.clone(), *budget)),
+            },
+        }
     }
 }

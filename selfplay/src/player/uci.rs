@@ -1,0 +1,157 @@
+//! An outside engine over UCI: `position fen ... moves ...`, `go` with the player's budget,
+//! `bestmove`; the score and nodes from the last `info` line.
+
+use super::external::{deadline, engine_moves, variant_name, Session};
+use super::notation::from_engine;
+use super::process::Process;
+use super::{Player, PlayerError, Reply, Turn};
+use hoplite_core::Variant;
+use hoplite_formats::engines::{EngineConfig, Protocol};
+use hoplite_formats::Budget;
+use hoplite_search::MATE;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long an engine may take to start, load a variant or answer `isready`.
+const HANDSHAKE: Duration = Duration::from_secs(30);
+
+pub struct UciPlayer {
+    config: EngineConfig,
+    budget: Budget,
+    session: Option<Session>,
+}
+
+impl UciPlayer {
+    pub fn new(config: EngineConfig, budget: Budget) -> UciPlayer {
+        UciPlayer { config, budget, session: None }
+    }
+
+    /// Starts the engine: `uci`, its options, our options (one thread unless told otherwise).
+    fn start(&self) -> Result<Session, PlayerError> {
+        let mut p = Process::spawn(&self.config.command, &self.config.args)?;
+        p.send("uci")?;
+        let until = Instant::now() + HANDSHAKE;
+        let mut options = Vec::new();
+        let mut variants = Vec::new();
+        loop {
+            let line = p.recv(until)?;
+            if line == "uciok" {
+                break;
+            }
+            if let Some(rest) = line.strip_prefix("option name ") {
+                let name = rest.split(" type ").next().unwrap_or("").to_string();
+                if name == "UCI_Variant" {
+                    variants = rest.split(" var ").skip(1).map(|v| v.trim().to_string()).collect();
+                }
+                options.push(name);
+            }
+        }
+        let mut session = Session { process: p, options, variants, loaded_file: None, variant: None, sent: 0 };
+        if session.offers("Threads") && !self.config.options.contains_key("Threads") {
+            session.process.send("setoption name Threads value 1")?;
+        }
+        for (name, value) in &self.config.options {
+            session.process.send(&format!("setoption name {name} value {value}"))?;
+        }
+        Ok(session)
+    }
+
+    fn ready(p: &mut Process) -> Result<(), PlayerError> {
+        p.send("isready")?;
+        p.until(Instant::now() + HANDSHAKE, |l| l == "readyok").map(|_| ())
+    }
+}
+
+impl Player for UciPlayer {
+    fn new_game(&mut self, variant: &Arc<Variant>) -> Result<(), PlayerError> {
+        let file = self.config.variant_files.get(&variant.name).cloned();
+        // A file loaded for another variant may not be unloaded: start afresh.
+        if self.session.as_ref().is_some_and(|s| s.loaded_file.is_some() && s.loaded_file != file) {
+            self.session = None;
+        }
+        if self.session.is_none() {
+            self.session = Some(self.start()?);
+        }
+        let option = self.config.variant_file_option.clone().unwrap_or_else(|| "VariantPath".into());
+        let name = variant_name(&self.config, variant, Protocol::Uci);
+        let s = self.session.as_mut().expect("started above");
+        if let Some(f) = &file {
+            if s.loaded_file.as_ref() != Some(f) {
+                s.process.send(&format!("setoption name {option} value {f}"))?;
+                s.loaded_file = Some(f.clone());
+            }
+        }
+        if s.offers("UCI_Variant") {
+            if file.is_none() && !s.variants.is_empty() && !s.variants.contains(&name) {
+                return Err(PlayerError::Setup(format!(
+                    "it does not play '{name}' (its UCI_Variant: {})",
+                    s.variants.join(" ")
+                )));
+            }
+            s.process.send(&format!("setoption name UCI_Variant value {name}"))?;
+        } else if name != "chess" {
+            return Err(PlayerError::Setup(format!(
+                "it has no UCI_Variant option, so it plays chess only, not '{name}'"
+            )));
+        }
+        s.variant = Some(name);
+        s.process.send("ucinewgame")?;
+        Self::ready(&mut s.process)
+    }
+
+    fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError> {
+        let s = self.session.as_mut().expect("new_game comes first");
+        let moves = engine_moves(&turn, self.config.castling);
+        let fen = turn.start.to_fen();
+        if moves.is_empty() {
+            s.process.send(&format!("position fen {fen}"))?;
+        } else {
+            s.process.send(&format!("position fen {fen} moves {}", moves.join(" ")))?;
+        }
+        let b = &self.budget;
+        let mut go = String::from("go");
+        if let Some(n) = b.nodes {
+            go += &format!(" nodes {n}");
+        }
+        if let Some(d) = b.depth {
+            go += &format!(" depth {d}");
+        }
+        if let Some(t) = b.movetime {
+            go += &format!(" movetime {}", t.as_millis());
+        }
+        if let Some(c) = &turn.clock {
+            let ms = |d: Duration| d.as_millis();
+            go += &format!(
+                " wtime {} btime {} winc {} binc {}",
+                ms(c.remaining[0]),
+                ms(c.remaining[1]),
+                ms(c.increment[0]),
+                ms(c.increment[1])
+            );
+        }
+        s.process.send(&go)?;
+        let until = deadline(&self.config, b, turn.clock.as_ref(), turn.position.side_to_move());
+        let (mut score, mut nodes) = (None, 0);
+        let best = loop {
+            let line = s.process.recv(until)?;
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.first() {
+                Some(&"bestmove") => break words.get(1).copied().unwrap_or("").to_string(),
+                Some(&"info") => {
+                    let after = |key: &str| words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1));
+                    if let Some(n) = after("nodes").and_then(|n| n.parse().ok()) {
+                        nodes = n;
+                    }
+                    if let Some(v) = after("cp").and_then(|v| v.parse::<i32>().ok()) {
+                        score = Some(v);
+                    } else if let Some(m) = after("mate").and_then(|v| v.parse::<i32>().ok()) {
+                        score = Some(if m > 0 { MATE - (2 * m - 1) } else { -MATE - 2 * m });
+                    }
+                }
+                _ => {}
+            }
+        };
+        let mv = from_engine(turn.position, &best, self.config.castling)?;
+        Ok(Reply { mv, score, nodes })
+    }
+}

@@ -1,0 +1,226 @@
+//! An outside engine over xboard (CECP, protocol 2). The engine keeps the game itself: each
+//! turn puts it in force mode, sends the moves it has not seen (`usermove` where it asks for
+//! it), the clocks (`time`, `otim`) and `go`, and reads `move`. Without `setboard` the game
+//! starts from the variant's own start and the opening is sent as moves. Result claims after
+//! a move are read past: the arbiter decides.
+
+use super::external::{deadline, engine_moves, variant_name, Session};
+use super::notation::from_engine;
+use super::process::Process;
+use super::{Player, PlayerError, Reply, Turn};
+use hoplite_core::{Position, Variant};
+use hoplite_formats::engines::{EngineConfig, Protocol};
+use hoplite_formats::Budget;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const HANDSHAKE: Duration = Duration::from_secs(30);
+
+pub struct XboardPlayer {
+    config: EngineConfig,
+    budget: Budget,
+    session: Option<Session>,
+    /// The engine's `feature`s.
+    features: BTreeMap<String, String>,
+}
+
+/// The `key=value` pairs of a `feature` line (values quoted or bare).
+fn features(line: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = line.trim_start_matches("feature").trim();
+    while let Some(eq) = rest.find('=') {
+        let key = rest[..eq].trim().to_string();
+        rest = &rest[eq + 1..];
+        let value = if let Some(quoted) = rest.strip_prefix('"') {
+            let end = quoted.find('"').unwrap_or(quoted.len());
+            rest = quoted.get(end + 1..).unwrap_or("");
+            quoted[..end].to_string()
+        } else {
+            let end = rest.find(' ').unwrap_or(rest.len());
+            let v = rest[..end].to_string();
+            rest = &rest[end..];
+            v
+        };
+        out.push((key, value));
+        rest = rest.trim_start();
+    }
+    out
+}
+
+/// `M:SS` as xboard's `level` writes a base time.
+fn minutes(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+impl XboardPlayer {
+    pub fn new(config: EngineConfig, budget: Budget) -> XboardPlayer {
+        XboardPlayer { config, budget, session: None, features: BTreeMap::new() }
+    }
+
+    /// Starts the engine and reads its features until `done=1`.
+    fn start(&mut self) -> Result<Session, PlayerError> {
+        let mut p = Process::spawn(&self.config.command, &self.config.args)?;
+        p.send("xboard")?;
+        p.send("protover 2")?;
+        let until = Instant::now() + HANDSHAKE;
+        self.features.clear();
+        loop {
+            let line = p.recv(until)?;
+            if !line.starts_with("feature") {
+                continue;
+            }
+            let mut done = false;
+            for (k, v) in features(&line) {
+                p.send(&format!("accepted {k}"))?;
+                done |= k == "done" && v == "1";
+                self.features.insert(k, v);
+            }
+            if done {
+                break;
+            }
+        }
+        for (name, value) in &self.config.options {
+            p.send(&format!("option {name}={value}"))?;
+        }
+        let variants = self.features.get("variants").map_or(vec![], |v| v.split(',').map(String::from).collect());
+        let options = self.features.iter().filter(|(_, v)| *v == "1").map(|(k, _)| k.clone()).collect();
+        Ok(Session { process: p, options, variants, loaded_file: None, variant: None, sent: 0 })
+    }
+
+    /// Waits until the engine has read everything sent so far (`ping`), where it can say so.
+    fn sync(s: &mut Session) -> Result<(), PlayerError> {
+        if s.offers("ping") {
+            s.process.send("ping 1")?;
+            s.process.until(Instant::now() + HANDSHAKE, |l| l.trim() == "pong 1")?;
+        }
+        Ok(())
+    }
+}
+
+impl Player for XboardPlayer {
+    fn new_game(&mut self, variant: &Arc<Variant>) -> Result<(), PlayerError> {
+        let file = self.config.variant_files.get(&variant.name).cloned();
+        if self.session.as_ref().is_some_and(|s| s.loaded_file.is_some() && s.loaded_file != file) {
+            self.session = None;
+        }
+        if self.session.is_none() {
+            let s = self.start()?;
+            self.session = Some(s);
+        }
+        let b = self.budget;
+        let name = variant_name(&self.config, variant, Protocol::Xboard);
+        let s = self.session.as_mut().expect("started above");
+        if let Some(f) = &file {
+            let option = self.config.variant_file_option.as_deref().ok_or_else(|| {
+                PlayerError::Setup("engines.toml names a variant file but no variant_file_option to load it".into())
+            })?;
+            if s.loaded_file.as_ref() != Some(f) {
+                s.process.send(&format!("option {option}={f}"))?;
+                s.loaded_file = Some(f.clone());
+            }
+        }
+        s.process.send("new")?;
+        if name != "normal" {
+            if file.is_none() && !s.variants.contains(&name) {
+                return Err(PlayerError::Setup(format!(
+                    "it does not play '{name}' (its variants: {})",
+                    s.variants.join(",")
+                )));
+            }
+            s.process.send(&format!("variant {name}"))?;
+        }
+        s.process.send("easy")?;
+        s.process.send("post")?;
+        if let Some(c) = b.clock {
+            s.process.send(&format!("level 0 {} {}", minutes(c.base), c.increment.as_secs_f64()))?;
+        }
+        if let Some(t) = b.movetime {
+            if t.subsec_millis() != 0 || t.is_zero() {
+                return Err(PlayerError::Setup("xboard's st takes whole seconds a move".into()));
+            }
+            s.process.send(&format!("st {}", t.as_secs()))?;
+        }
+        if let Some(d) = b.depth {
+            s.process.send(&format!("sd {d}"))?;
+        }
+        if b.nodes.is_some() {
+            return Err(PlayerError::Setup(
+                "xboard has no node limit: give it a depth, a time per move or a clock".into(),
+            ));
+        }
+        s.process.send("force")?;
+        s.variant = Some(name);
+        s.sent = 0;
+        Self::sync(s)
+    }
+
+    fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError> {
+        let usermove = self.features.get("usermove").is_some_and(|v| v == "1");
+        let s = self.session.as_mut().expect("new_game comes first");
+        s.process.send("force")?;
+        if s.sent == 0 {
+            let setup = Position::startpos(turn.start.variant()).to_fen();
+            let fen = turn.start.to_fen();
+            if fen != setup {
+                if !s.offers("setboard") {
+                    return Err(PlayerError::Setup(format!("it cannot start from a FEN (setboard=0): {fen}")));
+                }
+                s.process.send(&format!("setboard {fen}"))?;
+            }
+        }
+        let moves = engine_moves(&turn, self.config.castling);
+        for m in moves.iter().skip(s.sent) {
+            s.process.send(&if usermove { format!("usermove {m}") } else { m.clone() })?;
+        }
+        s.sent = moves.len();
+        let side = turn.position.side_to_move();
+        if let Some(c) = &turn.clock {
+            let cs = |d: Duration| d.as_millis() / 10;
+            s.process.send(&format!("time {}", cs(c.remaining[side])))?;
+            s.process.send(&format!("otim {}", cs(c.remaining[1 - side])))?;
+        }
+        s.process.send("go")?;
+        let until = deadline(&self.config, &self.budget, turn.clock.as_ref(), side);
+        let (mut score, mut nodes) = (None, 0);
+        let text = loop {
+            let line = s.process.recv(until)?;
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["move", m, ..] => break m.to_string(),
+                ["resign", ..] => return Err(PlayerError::IllegalMove { mv: "resign".into() }),
+                [first, ..] if first.starts_with("Illegal") || first.starts_with("Error") => {
+                    return Err(PlayerError::Refused { message: line.clone() });
+                }
+                // Thinking output: ply, score, time, nodes, line.
+                [ply, sc, _, n, ..] if ply.parse::<u32>().is_ok() => {
+                    score = sc.parse().ok().or(score);
+                    nodes = n.parse().unwrap_or(nodes);
+                }
+                _ => {}
+            }
+        };
+        let mv = from_engine(turn.position, &text, self.config.castling)?;
+        s.sent += 1;
+        Ok(Reply { mv, score, nodes })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn feature_lines_split_into_pairs() {
+        let f =
+            super::features("feature myname=\"Fairy-Max 5.0b\" setboard=0 ping=1 variants=\"normal,spartan\" done=0");
+        let want = [
+            ("myname", "Fairy-Max 5.0b"),
+            ("setboard", "0"),
+            ("ping", "1"),
+            ("variants", "normal,spartan"),
+            ("done", "0"),
+        ];
+        assert_eq!(f, want.map(|(k, v)| (k.to_string(), v.to_string())));
+        assert_eq!(super::minutes(std::time::Duration::from_secs(65)), "1:05");
+    }
+}

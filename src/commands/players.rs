@@ -1,0 +1,71 @@
+//! Players by name: `hoplite` (the built-in engine), `random`, or an outside engine from
+//! engines.toml: `--engines FILE`, else ./engines.toml, else the one built into the binary
+//! (configs/engines.toml, its ini files written to a temporary folder).
+
+use hoplite_formats::engines::Engines;
+use hoplite_formats::Budget;
+use hoplite_selfplay::PlayerSpec;
+use std::path::{Path, PathBuf};
+
+const BUILT_IN: &str = include_str!("../../configs/engines.toml");
+/// The files the built-in engines.toml names, relative to its folder.
+const BUILT_IN_FILES: &[(&str, &str)] =
+    &[("engines/fairymax-great-shatranj.ini", include_str!("../../configs/engines/fairymax-great-shatranj.ini"))];
+
+pub struct Registry {
+    engines: Engines,
+}
+
+impl Registry {
+    pub fn load(file: Option<&Path>) -> Result<Registry, Box<dyn std::error::Error>> {
+        let local = Path::new("engines.toml");
+        let engines = match file {
+            Some(f) => Engines::read(f)?,
+            None if local.exists() => Engines::read(local)?,
+            None => {
+                let dir = std::env::temp_dir().join(format!("hoplite-engines-{}", env!("CARGO_PKG_VERSION")));
+                for (name, text) in BUILT_IN_FILES {
+                    let path = dir.join(name);
+                    std::fs::create_dir_all(path.parent().expect("a file in a folder"))?;
+                    if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
+                        std::fs::write(&path, text)?;
+                    }
+                }
+                Engines::from_toml("configs/engines.toml (built in)", BUILT_IN, &dir)?
+            }
+        };
+        Ok(Registry { engines })
+    }
+
+    /// The player `name`, shown as `display`; hoplite's engine gets `weights` and `hash_mb`.
+    pub fn player(
+        &self,
+        name: &str,
+        display: &str,
+        budget: Budget,
+        weights: Option<PathBuf>,
+        hash_mb: usize,
+    ) -> Result<PlayerSpec, String> {
+        let budget = budget.or(Budget::nodes(1000));
+        let display = display.to_string();
+        if weights.is_some() && name != "hoplite" {
+            return Err(format!("a weights file is for hoplite's engine, not '{name}'"));
+        }
+        Ok(match name {
+            "hoplite" => PlayerSpec::Hoplite { name: display, budget, weights, hash_mb },
+            "random" => PlayerSpec::Random { name: display },
+            _ => match self.engines.engines.get(name) {
+                Some(config) => {
+                    PlayerSpec::Engine { name: display, engine: name.into(), config: config.clone(), budget }
+                }
+                None => {
+                    let known: Vec<&str> = self.engines.engines.keys().map(String::as_str).collect();
+                    return Err(format!(
+                        "no player '{name}': hoplite, random, or an engine of engines.toml ({})",
+                        known.join(", ")
+                    ));
+                }
+            },
+        })
+    }
+}

@@ -1,0 +1,26 @@
+//! What stops a tuning, each naming the file and line at fault.
+
+use hoplite_formats::FormatError;
+use hoplite_search::WeightsError;
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum TuneError {
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    #[error(transparent)]
+    Weights(#[from] WeightsError),
+    /// A row whose position cannot be used.
+    #[error("{path}:{line}: {message}")]
+    Row { path: String, line: u64, message: String },
+    #[error("the positions files hold no rows: nothing to tune")]
+    NoRows,
+    #[error("none of the {rows} rows could be used (first problem: {first})")]
+    NothingUsable { rows: u64, first: String },
+    #[error("all {rows} positions come from drawn games: they say nothing about piece values")]
+    AllDrawn { rows: u64 },
+    #[error("{variant} has {types} piece types: the tuner handles at most {most} (256 weights)")]
+    TooManyTypes { variant: String, types: usize, most: usize },
+    #[error("the ridge must be a number ≥ 0, not {0}")]
+    Ridge(f64),
+}
