@@ -566,13 +566,25 @@ impl Position {
         self.variant.move_to_uci(m)
     }
 
-    /// Finds the legal move written in UCI notation.
+    /// Finds the legal move written in UCI notation: from, to, and a promotion's lower-case
+    /// letter.
     pub fn parse_uci(&self, text: &str) -> Result<Move, MoveError> {
+        let illegal = || MoveError::Illegal { text: text.to_string(), fen: self.to_fen() };
+        let geo = self.variant.geometry;
+        let (from, used) = geo.parse_prefix(text).ok_or_else(illegal)?;
+        let (to, more) = geo.parse_prefix(&text[used..]).ok_or_else(illegal)?;
+        let promotion = match &text[used + more..] {
+            "" => None,
+            l => {
+                let mut chars = l.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) if c.is_ascii_lowercase() => Some(self.variant.piece_index(c).ok_or_else(illegal)?),
+                    _ => return Err(illegal()),
+                }
+            }
+        };
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
-        moves
-            .into_iter()
-            .find(|&m| self.move_to_uci(m) == text)
-            .ok_or_else(|| MoveError::Illegal { text: text.to_string(), fen: self.to_fen() })
+        moves.into_iter().find(|m| m.from() == from && m.to() == to && m.promoted() == promotion).ok_or_else(illegal)
     }
 }

@@ -7,8 +7,8 @@ use hoplite_core::variant::builtin_names;
 use hoplite_core::{Move, Position, Variant};
 use std::io::{BufRead, Write};
 use std::path::Path;
+use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 type Out = Arc<Mutex<Box<dyn Write + Send>>>;
@@ -42,13 +42,43 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
+/// A search to run, returning its tables for the next.
+type Job = Box<dyn FnOnce() -> Search + Send>;
+
+/// The thread the searches run on, one for the session: starting a thread for each `go`
+/// costs a few percent of a 1,000-node search, which matters when engines play fast games.
+struct Runner {
+    jobs: Sender<Job>,
+    done: Receiver<Search>,
+}
+
+impl Runner {
+    fn new() -> Runner {
+        let (jobs, todo) = channel::<Job>();
+        let (finished, done) = channel();
+        std::thread::spawn(move || {
+            for job in todo {
+                if finished.send(job()).is_err() {
+                    break;
+                }
+            }
+        });
+        Runner { jobs, done }
+    }
+}
+
 struct Engine {
     variant: Arc<Variant>,
     position: Position,
+    /// The last `position` command's start and moves: a GUI sends the same game again with
+    /// a move or two more, and only those are played.
+    game: (String, Vec<String>),
     weights_file: Option<String>,
     hash_mb: usize,
     search: Option<Search>,
-    running: Option<(JoinHandle<Search>, Arc<std::sync::atomic::AtomicBool>)>,
+    /// The stop flag of the search under way.
+    running: Option<Arc<std::sync::atomic::AtomicBool>>,
+    runner: Runner,
     out: Out,
 }
 
@@ -64,20 +94,19 @@ impl Engine {
     fn set_variant(&mut self, v: Arc<Variant>) -> Result<(), UciError> {
         self.variant = v;
         self.position = Position::startpos(&self.variant);
+        self.game = (String::new(), Vec::new());
         self.search = Some(self.new_search()?);
         Ok(())
     }
 
     fn wait(&mut self) {
-        if let Some((handle, _)) = self.running.take() {
-            if let Ok(s) = handle.join() {
-                self.search = Some(s);
-            }
+        if self.running.take().is_some() {
+            self.search = self.runner.done.recv().ok();
         }
     }
 
     fn stop(&mut self) {
-        if let Some((_, flag)) = &self.running {
+        if let Some(flag) = &self.running {
             flag.store(true, std::sync::atomic::Ordering::Relaxed);
         }
         self.wait();
@@ -118,6 +147,16 @@ impl Engine {
             Some((h, m)) => (h.trim(), m.split_whitespace().collect::<Vec<_>>()),
             None => (args.trim(), Vec::new()),
         };
+        let (start, played) = &self.game;
+        if start == head && played.len() <= moves.len() && played.iter().zip(&moves).all(|(a, b)| a == b) {
+            let mut pos = self.position.clone();
+            for m in &moves[played.len()..] {
+                pos.make(pos.parse_uci(m)?);
+            }
+            self.position = pos;
+            self.game.1 = moves.iter().map(|m| m.to_string()).collect();
+            return Ok(());
+        }
         let mut pos = if head == "startpos" {
             Position::startpos(&self.variant)
         } else if let Some(fen) = head.strip_prefix("fen ") {
@@ -126,11 +165,11 @@ impl Engine {
             let message = format!("expected 'startpos' or 'fen', got '{head}'");
             return Err(UciError::Syntax { command: "position", message });
         };
-        for m in moves {
-            let mv = pos.parse_uci(m)?;
-            pos.make(mv);
+        for m in &moves {
+            pos.make(pos.parse_uci(m)?);
         }
         self.position = pos;
+        self.game = (head.to_string(), moves.iter().map(|m| m.to_string()).collect());
         Ok(())
     }
 
@@ -157,11 +196,13 @@ impl Engine {
         };
         let out = self.out.clone();
         let variant = self.variant.clone();
-        // The first move of the last line reported, so that `bestmove` never contradicts it.
-        let reported: Arc<Mutex<Option<Move>>> = Arc::default();
+        // The first move and node count of the last line reported: a search stopped in the
+        // middle of an iteration reports once more, so that `bestmove` never contradicts the
+        // last line and the nodes are all counted.
+        let reported: Arc<Mutex<(Option<Move>, u64)>> = Arc::default();
         let last = reported.clone();
         search.set_info(move |i: &Info| {
-            *last.lock().unwrap_or_else(|e| e.into_inner()) = i.pv.first().copied();
+            *last.lock().unwrap_or_else(|e| e.into_inner()) = (i.pv.first().copied(), i.nodes);
             say(&out, &info_line(&variant, i.depth, i.score, i.nodes, i.elapsed, &i.pv));
         });
         let flag = search.stop_flag();
@@ -170,11 +211,10 @@ impl Engine {
         let out = self.out.clone();
         let variant = self.variant.clone();
         let started = std::time::Instant::now();
-        let handle = std::thread::spawn(move || {
+        let job = Box::new(move || {
             let r: SearchResult = search.search(&mut pos, limits);
             let shown = *reported.lock().unwrap_or_else(|e| e.into_inner());
-            if r.best.is_some() && r.best != shown {
-                // Stopped mid-iteration on a move the last full iteration did not prefer.
+            if r.best.is_some() && (r.best, r.nodes) != shown {
                 say(&out, &info_line(&variant, r.depth.max(1), r.score, r.nodes, started.elapsed(), &r.pv));
             }
             let best = r.best.map_or("0000".to_string(), |m| pos.move_to_uci(m));
@@ -182,7 +222,8 @@ impl Engine {
             search
         });
         // `go` without limits runs until `stop`.
-        self.running = Some((handle, flag));
+        let _ = self.runner.jobs.send(job);
+        self.running = Some(flag);
         Ok(())
     }
 }
@@ -193,11 +234,13 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
     let variant = Variant::builtin("chess");
     let mut engine = Engine {
         position: Position::startpos(&variant),
+        game: (String::new(), Vec::new()),
         variant,
         weights_file: None,
         hash_mb: 16,
         search: None,
         running: None,
+        runner: Runner::new(),
         out: out.clone(),
     };
     for line in input.lines() {
@@ -223,6 +266,7 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
             "ucinewgame" => {
                 engine.stop();
                 engine.position = Position::startpos(&engine.variant);
+                engine.game = (String::new(), Vec::new());
                 if let Some(s) = engine.search.as_mut() {
                     s.clear();
                 }

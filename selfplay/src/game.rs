@@ -182,7 +182,11 @@ pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> GameRecord {
         let reply = match reply {
             Ok(r) if !flag_fell => r,
             late_or_failed => {
-                let error = late_or_failed.err().unwrap_or(PlayerError::Timeout(spent));
+                // A move after the flag fell loses on time, whatever the move.
+                let error = match late_or_failed {
+                    Err(e) if !flag_fell => e,
+                    _ => PlayerError::Timeout(spent),
+                };
                 let termination = match &error {
                     PlayerError::Timeout(_) if remaining[side].is_some() => Termination::TimeForfeit,
                     e => e.termination(),

@@ -4,7 +4,7 @@
 use super::notation::to_engine;
 use super::process::Process;
 use super::{Clocks, Turn};
-use hoplite_core::Variant;
+use hoplite_core::{Move, Position, Variant};
 use hoplite_formats::engines::{CastlingNotation, EngineConfig, Protocol};
 use hoplite_formats::Budget;
 use std::time::{Duration, Instant};
@@ -22,6 +22,8 @@ pub struct Session {
     pub variant: Option<String>,
     /// Moves of the current game already sent (xboard keeps the game itself).
     pub sent: usize,
+    /// The current game's moves in the engine's notation, and the position after them.
+    pub written: Option<(Vec<Move>, Vec<String>, Position)>,
 }
 
 impl Session {
@@ -40,17 +42,25 @@ pub fn variant_name(config: &EngineConfig, variant: &Variant, protocol: Protocol
     config.variants.get(&variant.name).or(own.as_ref()).cloned().unwrap_or_else(|| variant.name.clone())
 }
 
-/// The game's moves from its start, as the engine writes them.
-pub fn engine_moves(turn: &Turn, castling: CastlingNotation) -> Vec<String> {
-    let mut pos = turn.start.clone();
-    turn.moves
-        .iter()
-        .map(|&m| {
-            let text = to_engine(&pos, m, castling);
+impl Session {
+    /// The game's moves from its start, as the engine writes them: written out once, each
+    /// turn adding the moves since the last.
+    pub fn engine_moves(&mut self, turn: &Turn, castling: CastlingNotation) -> &[String] {
+        let fresh = match &self.written {
+            Some((moves, _, _)) => moves.len() > turn.moves.len() || moves[..] != turn.moves[..moves.len()],
+            None => true,
+        };
+        if fresh {
+            self.written = Some((Vec::new(), Vec::new(), turn.start.clone()));
+        }
+        let (moves, texts, pos) = self.written.as_mut().expect("set above");
+        for &m in &turn.moves[moves.len()..] {
+            texts.push(to_engine(pos, m, castling));
             pos.make(m);
-            text
-        })
-        .collect()
+            moves.push(m);
+        }
+        texts
+    }
 }
 
 /// The most a clock may be overstepped before the side loses on time, for the pipe's delay.

@@ -50,7 +50,7 @@ pub fn from_engine(pos: &Position, text: &str, castling: CastlingNotation) -> Re
         _ => {}
     }
     let lower = clean.to_ascii_lowercase();
-    if let Some(&m) = legal.iter().find(|&&m| pos.move_to_uci(m) == lower) {
+    if let Ok(m) = pos.parse_uci(&lower) {
         return Ok(m);
     }
     // The king takes its own rook (Chess960 style), or a promotion without its letter where

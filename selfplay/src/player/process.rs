@@ -55,7 +55,13 @@ impl Process {
     }
 
     pub fn send(&mut self, line: &str) -> Result<(), PlayerError> {
-        match writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()) {
+        self.send_all(&[line])
+    }
+
+    /// Sends lines in one write, so that the engine wakes once for them.
+    pub fn send_all(&mut self, lines: &[&str]) -> Result<(), PlayerError> {
+        let text: String = lines.iter().flat_map(|l| [*l, "\n"]).collect();
+        match self.stdin.write_all(text.as_bytes()).and_then(|_| self.stdin.flush()) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.crashed(&format!("stopped reading its input ({e})"))),
         }

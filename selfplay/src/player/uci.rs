@@ -1,7 +1,7 @@
 //! An outside engine over UCI: `position fen ... moves ...`, `go` with the player's budget,
 //! `bestmove`; the score and nodes from the last `info` line.
 
-use super::external::{deadline, engine_moves, variant_name, Session};
+use super::external::{deadline, variant_name, Session};
 use super::notation::from_engine;
 use super::process::Process;
 use super::{Player, PlayerError, Reply, Turn};
@@ -46,7 +46,8 @@ impl UciPlayer {
                 options.push(name);
             }
         }
-        let mut session = Session { process: p, options, variants, loaded_file: None, variant: None, sent: 0 };
+        let mut session =
+            Session { process: p, options, variants, loaded_file: None, variant: None, sent: 0, written: None };
         if session.offers("Threads") && !self.config.options.contains_key("Threads") {
             session.process.send("setoption name Threads value 1")?;
         }
@@ -101,12 +102,11 @@ impl Player for UciPlayer {
 
     fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError> {
         let s = self.session.as_mut().expect("new_game comes first");
-        let moves = engine_moves(&turn, self.config.castling);
-        let fen = turn.start.to_fen();
-        if moves.is_empty() {
-            s.process.send(&format!("position fen {fen}"))?;
-        } else {
-            s.process.send(&format!("position fen {fen} moves {}", moves.join(" ")))?;
+        let mut position = format!("position fen {}", turn.start.to_fen());
+        let moves = s.engine_moves(&turn, self.config.castling);
+        if !moves.is_empty() {
+            position += " moves ";
+            position += &moves.join(" ");
         }
         let b = &self.budget;
         let mut go = String::from("go");
@@ -129,7 +129,7 @@ impl Player for UciPlayer {
                 ms(c.increment[1])
             );
         }
-        s.process.send(&go)?;
+        s.process.send_all(&[&position, &go])?;
         let until = deadline(&self.config, b, turn.clock.as_ref(), turn.position.side_to_move());
         let (mut score, mut nodes) = (None, 0);
         let best = loop {

@@ -4,7 +4,7 @@
 //! starts from the variant's own start and the opening is sent as moves. Result claims after
 //! a move are read past: the arbiter decides.
 
-use super::external::{deadline, engine_moves, variant_name, Session};
+use super::external::{deadline, variant_name, Session};
 use super::notation::from_engine;
 use super::process::Process;
 use super::{Player, PlayerError, Reply, Turn};
@@ -86,7 +86,7 @@ impl XboardPlayer {
         }
         let variants = self.features.get("variants").map_or(vec![], |v| v.split(',').map(String::from).collect());
         let options = self.features.iter().filter(|(_, v)| *v == "1").map(|(k, _)| k.clone()).collect();
-        Ok(Session { process: p, options, variants, loaded_file: None, variant: None, sent: 0 })
+        Ok(Session { process: p, options, variants, loaded_file: None, variant: None, sent: 0, written: None })
     }
 
     /// Waits until the engine has read everything sent so far (`ping`), where it can say so.
@@ -170,11 +170,12 @@ impl Player for XboardPlayer {
                 s.process.send(&format!("setboard {fen}"))?;
             }
         }
-        let moves = engine_moves(&turn, self.config.castling);
-        for m in moves.iter().skip(s.sent) {
+        let sent = s.sent;
+        let moves: Vec<String> = s.engine_moves(&turn, self.config.castling)[sent..].to_vec();
+        for m in &moves {
             s.process.send(&if usermove { format!("usermove {m}") } else { m.clone() })?;
         }
-        s.sent = moves.len();
+        s.sent += moves.len();
         let side = turn.position.side_to_move();
         if let Some(c) = &turn.clock {
             let cs = |d: Duration| d.as_millis() / 10;

@@ -1,0 +1,30 @@
+#!/bin/bash
+# A scripted engine for tests/engines.rs: speaks `uci` or `xboard` ($1) and fails at its
+# first move in the way $2 says: crash (exits), illegal (a move no piece can make), silent
+# (never answers), slow (answers after 1.5 s), or good (plays e2e4 as White, g8f6 as Black).
+proto=$1
+mode=$2
+moves=0
+answer() {
+    if [ "$proto" = uci ]; then echo "bestmove $1"; else echo "move $1"; fi
+}
+while read -r line; do
+    case "$line" in
+        uci) echo "id name fake $mode"; echo "uciok" ;;
+        isready) echo "readyok" ;;
+        "protover 2") echo "feature myname=\"fake $mode\" setboard=0 usermove=1 ping=1 done=1" ;;
+        ping*) echo "pong ${line#ping }" ;;
+        new) moves=0 ;;
+        usermove*) moves=$((moves + 1)) ;;
+        "position fen"*) case "$line" in *" moves "*) moves=1 ;; *) moves=0 ;; esac ;;
+        go*)
+            case "$mode" in
+                crash) exit 3 ;;
+                silent) ;;
+                illegal) answer a1a5 ;;
+                slow) sleep 1.5; answer e2e4 ;;
+                good) if [ "$moves" -eq 0 ]; then answer e2e4; else answer g8f6; fi ;;
+            esac ;;
+        quit) exit 0 ;;
+    esac
+done
