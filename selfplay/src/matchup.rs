@@ -118,6 +118,10 @@ impl Plan for Pairs {
             black,
         }
     }
+
+    fn group(&self, id: u64) -> u64 {
+        id / 2
+    }
 }
 
 pub fn run(

@@ -38,6 +38,11 @@ pub trait Plan: Sync {
     /// The game with this id. Jobs are asked for one at a time in increasing id order, so a
     /// plan may draw an opening once for the games that share it (`cache`).
     fn job(&self, id: u64, cache: &mut SharedCache) -> Job;
+    /// Games that belong together (a match's colour-swapped pair): a run that stops still
+    /// plays the rest of a group it has begun.
+    fn group(&self, id: u64) -> u64 {
+        id
+    }
 }
 
 /// What the hook says after each game: the score to show (White's, or engine A's), and
@@ -180,7 +185,7 @@ impl Run {
             let mut cache = None;
             let todo = (0..plan.games()).filter(|&id| s.in_shard(id) && !done.contains(&id));
             let jobs = todo.map(|id| plan.job(id, &mut cache));
-            played = self.play_jobs(jobs, &mut out, |row, incident| {
+            played = self.play_jobs(jobs, &|id| plan.group(id), &mut out, |row, incident| {
                 incidents.extend(incident);
                 let t = hook(row);
                 state.done += 1;
@@ -199,11 +204,13 @@ impl Run {
     fn play_jobs(
         &self,
         jobs: impl Iterator<Item = Job> + Send,
+        group: &(dyn Fn(u64) -> u64 + Sync),
         out: &mut RunOutput,
         mut on_row: impl FnMut(&GameRow, Option<String>) -> bool,
     ) -> Result<u64, RunError> {
         let threads = self.settings.threads.max(1);
-        let source = Mutex::new(jobs);
+        // The jobs, and the group of the last one taken.
+        let source = Mutex::new((jobs.peekable(), None));
         let stop = AtomicBool::new(false);
         let (order_tx, order_rx) = mpsc::channel::<u64>();
         let (tx, rx) = mpsc::channel::<GameRecord>();
@@ -219,14 +226,17 @@ impl Run {
                 let mut seats = Seats { specs: &self.players, seats: BTreeMap::new() };
                 let (settings, record_san) = (&self.settings, self.manifest.pgn);
                 scope.spawn(move |_| loop {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    // The id goes out under the lock, so the writer learns the order jobs were taken.
+                    // The id goes out under the lock, so the writer learns the order jobs were
+                    // taken. Once stopped, only the rest of a begun group is taken.
                     let job = {
-                        let mut it = source.lock().unwrap_or_else(|e| e.into_inner());
-                        let job = it.next();
+                        let mut guard = source.lock().unwrap_or_else(|e| e.into_inner());
+                        let (jobs, last) = &mut *guard;
+                        let job = match jobs.peek() {
+                            Some(j) if !stop.load(Ordering::Relaxed) || Some(group(j.game_id)) == *last => jobs.next(),
+                            _ => None,
+                        };
                         if let Some(j) = &job {
+                            *last = Some(group(j.game_id));
                             let _ = order_tx.send(j.game_id);
                         }
                         job
