@@ -128,7 +128,10 @@ impl Position {
                 let letters = royal_types.map(|t| v.letter(colour, t)).collect();
                 return Err(SetupError::NoRoyal { side, letters });
             }
-            if v.royal_promoters == 0 && start > 0 && count > start {
+            // More royals than at the start only where a piece of this side promotes to one.
+            let promoters =
+                (0..v.pieces.len()).any(|t| v.start_counts[colour][t] > 0 && v.royal_promoters >> t & 1 != 0);
+            if !promoters && start > 0 && count > start {
                 return Err(SetupError::TooManyRoyals { side, count, most: start });
             }
             for t in 0..v.pieces.len() {

@@ -96,6 +96,9 @@ fn unplayable_positions_are_refused() {
         SetupError::TooManyRoyals { count: 2, .. }
     ));
     assert!(Position::from_fen(&Variant::builtin("spartan"), "1k2k3/8/8/8/8/8/8/4K3 w - - 0 1").is_ok());
+    // The Persians never get a second king (their pawns do not promote to one).
+    let e = unplayable("spartan", "1k2k3/8/8/8/8/8/8/3KK3 w - - 0 1");
+    assert_eq!(e, SetupError::TooManyRoyals { side: "White", count: 2, most: 1 });
     // The side that just moved left its king in check.
     let e = unplayable("chess", "4k3/8/8/8/8/8/8/r3K3 b - - 0 1");
     assert_eq!(e, SetupError::OpponentInCheck { side: "White", mover: "Black" });
