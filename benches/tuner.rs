@@ -11,7 +11,7 @@ use std::time::Duration;
 fn dataset(n: usize) -> (Dataset, Weights) {
     let v = Variant::builtin("chess");
     let w = Weights::defaults(&v);
-    let mut d = Dataset::new((0..w.len()).map(|j| w.end(j) as u8).collect());
+    let mut d = Dataset::new((0..w.len()).map(|j| w.end(j) as u16).collect());
     let mut s = 88172645463325252u64;
     let mut next = || {
         s ^= s << 13;
@@ -28,8 +28,8 @@ fn dataset(n: usize) -> (Dataset, Weights) {
         }
         pos.make(moves[next() as usize % moves.len()]);
         let f = features(&pos, &w);
-        let sparse: Vec<(u8, i16)> =
-            f.values.iter().enumerate().filter(|(_, &x)| x != 0).map(|(j, &x)| (j as u8, x as i16)).collect();
+        let sparse: Vec<(u16, i16)> =
+            f.values.iter().enumerate().filter(|(_, &x)| x != 0).map(|(j, &x)| (j as u16, x as i16)).collect();
         d.push(&sparse, f.phase as u8, (next() % 3) as u8, game);
     }
     (d, w)

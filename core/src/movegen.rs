@@ -57,6 +57,44 @@ impl Position {
         false
     }
 
+    /// The pieces of side `by` that attack `sq` when the board holds only `occ`: what a static
+    /// exchange evaluation needs, the x-rays behind a capturer appearing as `occ` loses it.
+    pub fn attackers_to(&self, sq: usize, by: usize, occ: Bitboard) -> Bitboard {
+        let v = &*self.variant;
+        let a = &v.attackers[by];
+        let own = self.by_colour[by] & occ;
+        let mut out = Bitboard::EMPTY;
+        for (t, ms, only) in &a.leapers {
+            let mut pcs = self.by_type[*t] & own;
+            if let Some(init) = only {
+                pcs &= *init;
+            }
+            if pcs.is_empty() {
+                continue;
+            }
+            out |= ms.capture[sq] & pcs;
+            for l in &ms.lame[sq] {
+                if pcs.has(l.to as usize) && (l.path & occ).is_empty() {
+                    out.set(l.to as usize);
+                }
+            }
+            if !ms.riders.is_empty() {
+                out |= ms.targets(&v.rays, sq, occ).1 & pcs;
+            }
+        }
+        for (dir, reach, types) in &a.riders {
+            if let Some(b) = v.rays.first_blocker(*dir, sq, occ) {
+                if own.has(b)
+                    && types >> code_type(self.board[b]) & 1 != 0
+                    && reach.as_ref().is_none_or(|r| r[sq].has(b))
+                {
+                    out.set(b);
+                }
+            }
+        }
+        out
+    }
+
     /// Whether the side to move is in check: all its royal pieces attacked (and it has one).
     pub fn in_check(&self) -> bool {
         self.royals_attacked(self.side)

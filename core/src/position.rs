@@ -525,6 +525,10 @@ impl Position {
     pub fn en_passant(&self) -> Bitboard {
         self.ep
     }
+    /// The piece an en-passant capture would take, if any may be taken.
+    pub fn en_passant_victim(&self) -> Option<usize> {
+        self.ep.non_empty().then_some(self.ep_victim as usize)
+    }
     /// The last move made, if any.
     pub fn last_move(&self) -> Option<Move> {
         self.history.last().map(|u| u.mv).filter(|&m| m != Move::NONE)

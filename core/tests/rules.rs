@@ -648,3 +648,34 @@ fn pawns_are_the_pawn_types_of_both_armies() {
     let names: Vec<String> = p.pawns().map(|sq| g.name(sq)).collect();
     assert_eq!(names, ["c2", "a7", "b7"]);
 }
+
+/// `attackers_to` agrees with `attacked_by`, square by square, and finds the x-ray behind a
+/// capturer once it leaves the board.
+#[test]
+fn attackers_to_lists_the_attackers() {
+    for (variant, fen) in [
+        ("chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        ("spartan", "lgkc1k1B/2c5/2P1w3/8/2N4Q/6PN/P1hPPP1P/3RKB1R b K - 0 22"),
+        ("sultan", "rbn1ckqab1r/pppp1pppppp/2m7n/11/4p6/11/8P2/7A3/11/PPPPPPPP1PP/RBNMCKQ1BNR w KQkq - 3 4"),
+        ("great-shatranj", "d1egk1h2d/pppppppppp/n6M2/10/D2P6/2P6P/PP1PHPP1P1/1NEGK2END w - - 5 13"),
+    ] {
+        let p = pos(variant, fen);
+        let occ = p.occupied();
+        for sq in 0..p.variant().geometry.squares() {
+            for by in 0..2 {
+                let listed = p.attackers_to(sq, by, occ);
+                assert_eq!(listed.non_empty(), p.attacked_by(sq, by, occ, p.colour_bb(by)), "{variant} {sq}");
+                for a in listed {
+                    let alone = hoplite_core::Bitboard::square(a);
+                    assert!(p.attacked_by(sq, by, occ, alone), "{variant}: {a} does not attack {sq}");
+                }
+            }
+        }
+    }
+    // Rooks doubled on the a-file: with the front one gone, the one behind attacks a8.
+    let p = pos("chess", "r3k3/8/8/8/8/8/R7/R3K3 w - - 0 1");
+    let a8 = 56;
+    assert_eq!(p.attackers_to(a8, 0, p.occupied()).count(), 1);
+    let without_a2 = p.occupied() & !hoplite_core::Bitboard::square(8);
+    assert_eq!(p.attackers_to(a8, 0, without_a2).into_iter().collect::<Vec<_>>(), [0]);
+}

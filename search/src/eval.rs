@@ -1,23 +1,34 @@
-//! The evaluation: a weighted sum of features, linear so that the tuner can fit it.
+//! The evaluation: a weighted sum of features, linear so that the tuner can fit it. Nothing
+//! here names a variant: every term is defined for any piece (by its moves, its `royal` or
+//! `pawn` flag) and every weight is data.
 //!
-//! Five groups, each with one weight per piece type (centipawns per unit of the feature):
-//! - `material`: piece count (White minus Black). Defaults come from the variant file; a
-//!   piece without a value gets `40 × its mean number of moves on an empty board` (about what
-//!   the classical values give per move: N 5.25 → 210+, R 14 → 560, Q 22.75 → 910), pawn-type
-//!   pieces 100, royal pieces 0.
-//! - `centre`: per piece, the number of steps from the nearest edge file plus from the nearest
-//!   edge rank.
+//! Per piece type, one weight each (centipawns per unit of the feature):
+//! - `material`: piece count (White minus Black); for a royal piece, the royals beyond a side's
+//!   first (a second Spartan king is worth something, the last is the game). Defaults come
+//!   from the variant file; a piece without a value gets `40 × its mean number of moves on an
+//!   empty board` (about what the classical values give per move: N 5.25 → 210+, R 14 → 560,
+//!   Q 22.75 → 910), pawn-type pieces 100, a side's only royal piece 0.
+//! - `centre`: per piece, the steps from the nearest edge file plus from the nearest edge rank.
 //! - `advance`: per piece, the ranks it stands from its own back rank.
 //! - `mobility`: per piece, its pseudo-legal moves (to empty squares or captures).
-//! - `passed`: per pawn-type piece with no enemy pawn-type piece ahead of it on its own or a
-//!   neighbouring file, the ranks it stands from its own back rank.
+//! - `passed`, `passed2`: per pawn-type piece with no enemy pawn-type piece ahead of it on its
+//!   own or a neighbouring file, the ranks it has advanced, and their square.
+//! - `king_attack`: per piece, the squares next to an enemy royal piece that it attacks.
+//! - `shelter`: per royal piece, its own pawn-type pieces on the squares just ahead of it.
+//! - `doubled`: per pawn-type piece, one of its own type on the same file behind it.
+//! - `isolated`: per pawn-type piece, no own pawn-type piece on a neighbouring file.
+//! - `supported`: per pawn-type piece, an own pawn-type piece beside it or defending it.
+//! - `pair`: 1 for a side holding two or more of the type (the bishop pair, for any piece).
+//!
+//! And per piece type and square, a piece-square table (`pst`), the same for both sides seen
+//! from their own back rank and for a square and its mirror across the middle file. Its
+//! default is the piece's mobility on that square of an empty board above its mean, so that a
+//! variant nobody tuned still centralises its pieces as well as their moves say.
 //!
 //! All but `material` are tapered: the table of the group's name weighs the position with all
 //! of the start position's pieces (pawns and royals aside) on the board, `<group>_end` the one
-//! with none, and the evaluation blends the two by the material left (`PHASE`). A king should
-//! shelter while queens are on and walk to the centre once they are gone; a passed pawn grows
-//! with the board's emptying. The material values stay one per piece: they are what a variant
-//! designer asks for. By default both ends are equal, so the default evaluation is untapered.
+//! with none, and the evaluation blends the two by the material left (`PHASE`). Material stays
+//! one value per piece: it is what a variant designer asks for.
 //!
 //! And a term of the position as a whole (`[side]` in the weights file, 0 by default):
 //! - `white`: +1 for White, always: the balance of two different armies (Spartan chess), which
@@ -33,25 +44,54 @@ use std::path::Path;
 use std::sync::Arc;
 use toml::Spanned;
 
-pub const GROUPS: [&str; 5] = ["material", "centre", "advance", "mobility", "passed"];
+/// The groups with a weight per piece type: material, then the tapered ones.
+pub const GROUPS: [&str; 12] = [
+    "material",
+    "centre",
+    "advance",
+    "mobility",
+    "passed",
+    "passed2",
+    "king_attack",
+    "shelter",
+    "doubled",
+    "isolated",
+    "supported",
+    "pair",
+];
 pub const MATERIAL: usize = 0;
 pub const CENTRE: usize = 1;
 pub const ADVANCE: usize = 2;
 pub const MOBILITY: usize = 3;
 pub const PASSED: usize = 4;
-/// Every table of weights in the order of `Weights::values`: the groups (middlegame for the
-/// tapered ones), then the endgame tables of the tapered groups.
-pub const TABLES: [&str; 9] =
-    ["material", "centre", "advance", "mobility", "passed", "centre_end", "advance_end", "mobility_end", "passed_end"];
+pub const PASSED2: usize = 5;
+pub const KING_ATTACK: usize = 6;
+pub const SHELTER: usize = 7;
+pub const DOUBLED: usize = 8;
+pub const ISOLATED: usize = 9;
+pub const SUPPORTED: usize = 10;
+pub const PAIR: usize = 11;
 /// The whole-position terms, after the tables.
 pub const SIDE: [&str; 1] = ["white"];
 /// The game phase runs from 0 (no pieces but pawns and royals) to `PHASE` (the start
 /// position's pieces, or more).
 pub const PHASE: i32 = 64;
 
-/// What the evaluation derives from the variant alone: the weights of the game phase (the
-/// default material values, so that the phase of a position does not move while tuning) and
-/// each square's span ahead for passed pawns.
+/// How the weights lie in `Weights::values`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// `(group, type)`; a tapered group's middlegame table.
+    Table(usize, usize),
+    /// The endgame table of a tapered group.
+    TableEnd(usize, usize),
+    /// `(type, square class)` of the middlegame piece-square table.
+    Pst(usize, usize),
+    PstEnd(usize, usize),
+    /// A whole-position term.
+    Side(usize),
+}
+
+/// What the evaluation derives from the variant alone.
 #[derive(Debug, PartialEq)]
 struct Shape {
     /// Per piece type: its weight in the phase (0 for pawns and royals).
@@ -60,10 +100,23 @@ struct Shape {
     phase_start: i32,
     /// `front[colour][sq]`: the squares ahead of `sq` on its file and the neighbouring ones.
     front: [Vec<Bitboard>; 2],
+    /// `behind[colour][sq]`: the squares behind `sq` on its file.
+    behind: [Vec<Bitboard>; 2],
+    /// `beside[sq]`: the squares of the neighbouring files.
+    neighbour_files: Vec<Bitboard>,
+    /// The squares a king's step away (its zone).
+    around: Vec<Bitboard>,
+    /// `shield[colour][sq]`: the three squares just ahead of `sq`.
+    shield: [Vec<Bitboard>; 2],
+    /// The piece-square class of each square for each colour, how many there are, and how
+    /// many a rank has (half the files, the middle one included).
+    class: [Vec<usize>; 2],
+    classes: usize,
+    half: usize,
 }
 
-/// All evaluation weights: `values[table * types + type]` in the order of `TABLES`, then the
-/// `SIDE` terms.
+/// All evaluation weights, laid out as `Slot` says: the per-type tables (`GROUPS`, then the
+/// endgame tables of the tapered ones), the piece-square tables, the `SIDE` terms.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     pub types: usize,
@@ -72,32 +125,42 @@ pub struct Weights {
     shape: Arc<Shape>,
 }
 
-/// Features of one position: `values[j]` counts towards weight `j` (the middlegame table of a
-/// tapered group) and, blended by `phase`, towards its endgame partner `Weights::end(j)`.
+/// Features of one position: `values[j]` counts towards weight `j` (the middlegame one of a
+/// tapered pair) and, blended by `phase`, towards its endgame partner `Weights::end(j)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Features {
     pub values: Vec<i32>,
     pub phase: i32,
 }
 
-/// Mean number of moves of a piece type over all squares of an empty board.
-pub fn empty_board_mobility(v: &Variant, ty: usize) -> f64 {
-    let geo = v.geometry;
-    let total: u32 = (0..geo.squares())
+/// Number of moves of a piece type on each square of an empty board.
+fn empty_board_moves(v: &Variant, ty: usize) -> Vec<u32> {
+    (0..v.geometry.squares())
         .map(|sq| {
             let (q, c) = v.moves[WHITE][ty].targets(&v.rays, sq, Bitboard::EMPTY);
             (q | c).count()
         })
-        .sum();
-    total as f64 / geo.squares() as f64
+        .collect()
+}
+
+/// Mean number of moves of a piece type over all squares of an empty board.
+pub fn empty_board_mobility(v: &Variant, ty: usize) -> f64 {
+    let m = empty_board_moves(v, ty);
+    m.iter().sum::<u32>() as f64 / m.len() as f64
+}
+
+/// Whether a side's setup gives it several pieces of royal type `t` (only those have a
+/// material value).
+fn spare_royals(v: &Variant, t: usize) -> bool {
+    v.start_counts.iter().any(|c| c[t] > 1)
 }
 
 /// A piece's material value by default (see the module comment).
 fn default_material(v: &Variant, t: usize) -> i32 {
     let p = &v.pieces[t];
-    if p.royal {
+    if p.royal && !spare_royals(v, t) {
         0
-    } else if let Some(value) = p.value {
+    } else if let Some(value) = p.value.filter(|_| !p.royal) {
         value
     } else if p.pawn {
         100
@@ -106,29 +169,54 @@ fn default_material(v: &Variant, t: usize) -> i32 {
     }
 }
 
+/// Whether a piece never leaves the colour of its square (a bishop, an alfil, a ferz).
+fn colour_bound(v: &Variant, t: usize) -> bool {
+    let rules = &v.pieces[t].moves.rules;
+    !rules.is_empty() && rules.iter().flat_map(|r| &r.steps).all(|&(dx, dy)| (dx + dy) % 2 == 0)
+}
+
 impl Shape {
     fn new(v: &Variant) -> Shape {
         let types = v.pieces.len();
+        let geo = v.geometry;
         let phase_value: Vec<i32> = (0..types)
             .map(|t| if v.pieces[t].royal || v.pieces[t].pawn { 0 } else { default_material(v, t).max(0) })
             .collect();
         let phase_start =
             (0..types).map(|t| (v.start_counts[0][t] + v.start_counts[1][t]) as i32 * phase_value[t]).sum();
-        let geo = v.geometry;
-        let front = [0, 1].map(|colour| {
+        let squares = |f: &dyn Fn(i32, i32) -> bool, sq: usize| {
+            let (file, rank) = (geo.file(sq) as i32, geo.rank(sq) as i32);
+            (0..geo.squares())
+                .filter(|&s| f(geo.file(s) as i32 - file, geo.rank(s) as i32 - rank))
+                .fold(Bitboard::EMPTY, |b, s| b | Bitboard::square(s))
+        };
+        let per_colour = |f: &dyn Fn(i32, i32, i32) -> bool| {
+            [1, -1].map(|up| (0..geo.squares()).map(|sq| squares(&|df, dr| f(df, dr * up, up), sq)).collect())
+        };
+        let half = geo.files.div_ceil(2);
+        let class = [0, 1].map(|c| {
             (0..geo.squares())
                 .map(|sq| {
-                    let (f, r) = (geo.file(sq) as i32, geo.rank(sq) as i32);
-                    (0..geo.squares())
-                        .filter(|&s| {
-                            let (f2, r2) = (geo.file(s) as i32, geo.rank(s) as i32);
-                            (f2 - f).abs() <= 1 && if colour == WHITE { r2 > r } else { r2 < r }
-                        })
-                        .fold(Bitboard::EMPTY, |b, s| b | Bitboard::square(s))
+                    let f = geo.file(sq).min(geo.files - 1 - geo.file(sq));
+                    let r = if c == WHITE { geo.rank(sq) } else { geo.ranks - 1 - geo.rank(sq) };
+                    r * half + f
                 })
                 .collect()
         });
-        Shape { phase_value, phase_start, front }
+        Shape {
+            phase_value,
+            phase_start,
+            front: per_colour(&|df, dr, _| df.abs() <= 1 && dr > 0),
+            behind: per_colour(&|df, dr, _| df == 0 && dr < 0),
+            neighbour_files: (0..geo.squares()).map(|sq| squares(&|df, _| df.abs() == 1, sq)).collect(),
+            around: (0..geo.squares())
+                .map(|sq| squares(&|df, dr| df.abs() <= 1 && dr.abs() <= 1 && (df, dr) != (0, 0), sq))
+                .collect(),
+            shield: per_colour(&|df, dr, _| df.abs() <= 1 && dr == 1),
+            class,
+            classes: half * geo.ranks,
+            half,
+        }
     }
 }
 
@@ -139,54 +227,141 @@ impl Weights {
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
-    #[inline(always)]
-    pub fn get(&self, table: usize, ty: usize) -> i32 {
-        self.values[table * self.types + ty]
+    /// The number of piece-square classes (a square and its mirror are one).
+    pub fn classes(&self) -> usize {
+        self.shape.classes
     }
-    pub fn set(&mut self, table: usize, ty: usize, value: i32) {
-        self.values[table * self.types + ty] = value;
+    fn tapered_len(&self) -> usize {
+        (GROUPS.len() - 1) * self.types
+    }
+    fn pst_start(&self) -> usize {
+        (2 * GROUPS.len() - 1) * self.types
+    }
+    fn side_start(&self) -> usize {
+        self.pst_start() + 2 * self.types * self.classes()
+    }
+    /// Index of `(group, type)`; for a tapered group, its middlegame weight.
+    #[inline(always)]
+    pub fn index(&self, group: usize, ty: usize) -> usize {
+        group * self.types + ty
+    }
+    #[inline(always)]
+    pub fn get(&self, group: usize, ty: usize) -> i32 {
+        self.values[self.index(group, ty)]
+    }
+    pub fn set(&mut self, group: usize, ty: usize, value: i32) {
+        let j = self.index(group, ty);
+        self.values[j] = value;
+    }
+    /// Index of the middlegame piece-square weight of `ty` on square class `class`.
+    #[inline(always)]
+    pub fn pst_index(&self, ty: usize, class: usize) -> usize {
+        self.pst_start() + ty * self.classes() + class
     }
     /// Index of whole-position term `k` (of `SIDE`).
     pub fn side_index(&self, k: usize) -> usize {
-        TABLES.len() * self.types + k
+        self.side_start() + k
     }
-    /// The endgame partner of weight `j`: itself unless `j` is in a tapered group's table.
+    /// The endgame partner of weight `j`: itself unless `j` is a tapered middlegame weight.
     #[inline(always)]
     pub fn end(&self, j: usize) -> usize {
+        let pst = self.types * self.classes();
         if (self.types..GROUPS.len() * self.types).contains(&j) {
-            j + (GROUPS.len() - 1) * self.types
+            j + self.tapered_len()
+        } else if (self.pst_start()..self.pst_start() + pst).contains(&j) {
+            j + pst
         } else {
             j
         }
     }
-    /// (table name, key) of weight `j`, as the weights file names it.
-    pub fn name(&self, j: usize) -> (&'static str, String) {
-        if j >= TABLES.len() * self.types {
-            ("side", SIDE[j - TABLES.len() * self.types].to_string())
+    /// What weight `j` is.
+    pub fn slot(&self, j: usize) -> Slot {
+        let pst = self.types * self.classes();
+        if j < GROUPS.len() * self.types {
+            Slot::Table(j / self.types, j % self.types)
+        } else if j < self.pst_start() {
+            let k = j - GROUPS.len() * self.types;
+            Slot::TableEnd(k / self.types + 1, k % self.types)
+        } else if j < self.pst_start() + pst {
+            let k = j - self.pst_start();
+            Slot::Pst(k / self.classes(), k % self.classes())
+        } else if j < self.side_start() {
+            let k = j - self.pst_start() - pst;
+            Slot::PstEnd(k / self.classes(), k % self.classes())
         } else {
-            (TABLES[j / self.types], self.letters[j % self.types].to_string())
+            Slot::Side(j - self.side_start())
+        }
+    }
+    /// The square (White's, on the board's left half) that stands for a piece-square class.
+    pub fn class_square(&self, v: &Variant, class: usize) -> String {
+        let half = self.shape.half;
+        v.geometry.name(v.geometry.square(class % half, class / half))
+    }
+    /// (table name, key) of weight `j`, as the weights file and values.csv name it.
+    pub fn name(&self, j: usize) -> (String, String) {
+        let l = |t: usize| self.letters[t].to_string();
+        match self.slot(j) {
+            Slot::Table(g, t) => (GROUPS[g].to_string(), l(t)),
+            Slot::TableEnd(g, t) => (format!("{}_end", GROUPS[g]), l(t)),
+            Slot::Pst(t, c) => ("pst".into(), format!("{}{c}", l(t))),
+            Slot::PstEnd(t, c) => ("pst_end".into(), format!("{}{c}", l(t))),
+            Slot::Side(k) => ("side".into(), SIDE[k].to_string()),
         }
     }
 
     /// The defaults for a variant (see the module comment).
     pub fn defaults(v: &Variant) -> Weights {
         let types = v.pieces.len();
+        let shape = Shape::new(v);
+        let classes = shape.classes;
         let mut w = Weights {
             types,
             letters: v.pieces.iter().map(|p| p.letter).collect(),
-            values: vec![0; TABLES.len() * types + SIDE.len()],
-            shape: Arc::new(Shape::new(v)),
+            values: vec![0; (2 * GROUPS.len() - 1) * types + 2 * types * classes + SIDE.len()],
+            shape: Arc::new(shape),
         };
         for (t, p) in v.pieces.iter().enumerate() {
             w.set(MATERIAL, t, default_material(v, t));
-            for (g, value) in [
-                (CENTRE, if p.royal || p.pawn { 0 } else { 4 }),
-                (ADVANCE, if p.pawn { 6 } else { 0 }),
-                (MOBILITY, if p.royal { 0 } else { 2 }),
+            let piece = !p.royal && !p.pawn;
+            let pawn = |x: i32| if p.pawn { x } else { 0 };
+            let royal = |x: i32| if p.royal { x } else { 0 };
+            for (g, mg, eg) in [
+                (ADVANCE, pawn(6), pawn(6)),
+                (MOBILITY, if p.royal { 0 } else { 2 }, if p.royal { 0 } else { 2 }),
+                (PASSED, pawn(2), pawn(4)),
+                (PASSED2, pawn(1), pawn(3)),
+                (KING_ATTACK, if p.royal { 0 } else { 6 }, if p.royal { 0 } else { 2 }),
+                (SHELTER, royal(8), 0),
+                (DOUBLED, pawn(-10), pawn(-20)),
+                (ISOLATED, pawn(-10), pawn(-15)),
+                (SUPPORTED, pawn(5), pawn(5)),
+                (
+                    PAIR,
+                    if piece && colour_bound(v, t) { 30 } else { 0 },
+                    if piece && colour_bound(v, t) { 50 } else { 0 },
+                ),
             ] {
-                w.set(g, t, value);
-                let j = w.end(g * types + t);
-                w.values[j] = value;
+                let j = w.index(g, t);
+                w.values[j] = mg;
+                let e = w.end(j);
+                w.values[e] = eg;
+            }
+            if piece {
+                let moves = empty_board_moves(v, t);
+                let mean = moves.iter().sum::<u32>() as f64 / moves.len() as f64;
+                let mut sum = vec![(0.0, 0); classes];
+                for (sq, &m) in moves.iter().enumerate() {
+                    let c = w.shape.class[WHITE][sq];
+                    sum[c].0 += m as f64;
+                    sum[c].1 += 1;
+                }
+                for (c, (total, n)) in sum.into_iter().enumerate() {
+                    let value = (4.0 * (total / n.max(1) as f64 - mean)).round() as i32;
+                    let j = w.pst_index(t, c);
+                    w.values[j] = value;
+                    let e = w.end(j);
+                    w.values[e] = value;
+                }
             }
         }
         w
@@ -201,32 +376,44 @@ impl Weights {
     }
 
     pub fn from_toml(v: &Variant, label: &str, text: &str) -> Result<Weights, WeightsError> {
-        type Table = BTreeMap<Spanned<String>, i32>;
+        type Table = BTreeMap<Spanned<String>, Spanned<toml::Value>>;
         let file: BTreeMap<Spanned<String>, Table> = toml::from_str(text)
             .map_err(|e| WeightsError::Toml { at: toml_at(label, text, &e), message: e.message().to_string() })?;
-        let at = |key: &Spanned<String>| format!("{label}:{}", line_of(text, key.span().start));
+        let at = |span: std::ops::Range<usize>| format!("{label}:{}", line_of(text, span.start));
         let mut w = Weights::defaults(v);
         let mut given = vec![false; w.len()];
+        let tables: Vec<String> = GROUPS
+            .iter()
+            .map(|g| g.to_string())
+            .chain(GROUPS[1..].iter().map(|g| format!("{g}_end")))
+            .chain(["pst".into(), "pst_end".into()])
+            .collect();
         for (table, entries) in &file {
             let name = table.get_ref();
+            let number = |value: &Spanned<toml::Value>| -> Result<i32, WeightsError> {
+                value.get_ref().as_integer().and_then(|x| i32::try_from(x).ok()).ok_or_else(|| WeightsError::Toml {
+                    at: at(value.span()),
+                    message: format!("[{name}]: expected a whole number of centipawns"),
+                })
+            };
             if name == "side" {
-                for (key, &value) in entries {
+                for (key, value) in entries {
                     let k = SIDE.iter().position(|s| s == key.get_ref()).ok_or_else(|| WeightsError::SideTerm {
-                        at: at(key),
+                        at: at(key.span()),
                         key: key.get_ref().clone(),
                         options: SIDE.join(", "),
                     })?;
                     let j = w.side_index(k);
-                    w.values[j] = value;
+                    w.values[j] = number(value)?;
                 }
                 continue;
             }
-            let g = TABLES.iter().position(|t| t == name).ok_or_else(|| WeightsError::Table {
-                at: at(table),
+            let g = tables.iter().position(|t| t == name).ok_or_else(|| WeightsError::Table {
+                at: at(table.span()),
                 table: name.clone(),
-                options: TABLES.join(", "),
+                options: tables.join(", "),
             })?;
-            for (key, &value) in entries {
+            for (key, value) in entries {
                 let letter = key.get_ref();
                 let t = letter
                     .chars()
@@ -234,16 +421,37 @@ impl Weights {
                     .filter(|_| letter.chars().count() == 1)
                     .and_then(|c| v.piece_index(c))
                     .ok_or_else(|| WeightsError::Letter {
-                        at: at(key),
+                        at: at(key.span()),
                         table: name.clone(),
                         letter: letter.clone(),
                         variant: v.name.clone(),
                     })?;
-                w.set(g, t, value);
-                given[g * w.types + t] = true;
+                if name.starts_with("pst") {
+                    let list = value.get_ref().as_array().filter(|a| a.len() == w.classes()).ok_or_else(|| {
+                        WeightsError::Toml {
+                            at: at(value.span()),
+                            message: format!("[{name}]: '{letter}' needs {} numbers, a square class each", w.classes()),
+                        }
+                    })?;
+                    for (c, x) in list.iter().enumerate() {
+                        let x =
+                            x.as_integer().and_then(|x| i32::try_from(x).ok()).ok_or_else(|| WeightsError::Toml {
+                                at: at(value.span()),
+                                message: format!("[{name}]: '{letter}': not a number"),
+                            })?;
+                        let j = w.pst_index(t, c);
+                        let j = if name == "pst" { j } else { w.end(j) };
+                        w.values[j] = x;
+                        given[j] = true;
+                    }
+                } else {
+                    let j = if g < GROUPS.len() { w.index(g, t) } else { w.end(w.index(g - GROUPS.len() + 1, t)) };
+                    w.values[j] = number(value)?;
+                    given[j] = true;
+                }
             }
         }
-        for j in 0..GROUPS.len() * w.types {
+        for j in 0..w.len() {
             let e = w.end(j);
             if e != j && given[j] && !given[e] {
                 w.values[e] = w.values[j];
@@ -254,10 +462,32 @@ impl Weights {
 
     pub fn to_toml(&self) -> String {
         let mut s = String::new();
-        for (g, name) in TABLES.iter().enumerate() {
+        let tables = GROUPS.iter().enumerate().map(|(g, n)| (n.to_string(), g, false));
+        let ends = GROUPS.iter().enumerate().skip(1).map(|(g, n)| (format!("{n}_end"), g, true));
+        for (name, g, end) in tables.chain(ends) {
             s += &format!("[{name}]\n");
             for (t, l) in self.letters.iter().enumerate() {
-                s += &format!("{l} = {}\n", self.get(g, t));
+                let j = self.index(g, t);
+                s += &format!("{l} = {}\n", self.values[if end { self.end(j) } else { j }]);
+            }
+            s += "\n";
+        }
+        let half = self.shape.half;
+        for (name, end) in [("pst", false), ("pst_end", true)] {
+            s += &format!(
+                "# square classes from White's a1 along the rank to the middle file, rank by rank\n[{name}]\n"
+            );
+            for (t, l) in self.letters.iter().enumerate() {
+                let row = |r: usize| -> Vec<String> {
+                    (0..half)
+                        .map(|f| {
+                            let j = self.pst_index(t, r * half + f);
+                            self.values[if end { self.end(j) } else { j }].to_string()
+                        })
+                        .collect()
+                };
+                let rows: Vec<String> = (0..self.classes() / half).map(|r| row(r).join(", ")).collect();
+                s += &format!("{l} = [\n    {},\n]\n", rows.join(",\n    "));
             }
             s += "\n";
         }
@@ -298,8 +528,8 @@ pub fn features(pos: &Position, w: &Weights) -> Features {
 fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) -> i32 {
     let v = pos.variant();
     let types = v.pieces.len();
-    let end = (GROUPS.len() - 1) * types;
-    let white = TABLES.len() * types;
+    let shape = &*w.shape;
+    let white = w.side_index(0);
     add(white, white, 1);
     let geo = v.geometry;
     let occ = pos.occupied();
@@ -309,34 +539,59 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
         let sign = if colour == WHITE { 1 } else { -1 };
         let own = pos.colour_bb(colour);
         let enemy = pos.colour_bb(1 - colour);
+        let own_pawns = pawns & own;
         let enemy_pawns = pawns & enemy;
-        let front = &w.shape.front[colour];
+        let royals = pos.royals(colour);
+        let enemy_zone = pos.royals(1 - colour).into_iter().fold(Bitboard::EMPTY, |z, k| z | shape.around[k]);
+        let front = &shape.front[colour];
+        let class = &shape.class[colour];
         for ty in 0..types {
             let pcs = pos.pieces(colour, ty);
             if pcs.is_empty() {
                 continue;
             }
             let count = pcs.count() as i32;
-            material += count * w.shape.phase_value[ty];
-            add(MATERIAL * types + ty, MATERIAL * types + ty, sign * count);
+            material += count * shape.phase_value[ty];
+            let piece = &v.pieces[ty];
+            let m = w.index(MATERIAL, ty);
+            add(m, m, sign * if piece.royal { count - 1 } else { count });
             let ms = &v.moves[colour][ty];
-            let pawn = v.pieces[ty].pawn;
+            let pawn = piece.pawn;
             // Per group, the sum over this type's pieces: one weight lookup per group and type.
-            let (mut centre, mut advance, mut mobility, mut passed) = (0, 0, 0, 0);
+            let mut sums = [0i32; GROUPS.len()];
             for sq in pcs {
                 let (f, r) = (geo.file(sq), geo.rank(sq));
-                centre += f.min(geo.files - 1 - f) + r.min(geo.ranks - 1 - r);
-                let up = if colour == WHITE { r } else { geo.ranks - 1 - r };
-                advance += up;
+                sums[CENTRE] += (f.min(geo.files - 1 - f) + r.min(geo.ranks - 1 - r)) as i32;
+                let up = if colour == WHITE { r } else { geo.ranks - 1 - r } as i32;
+                sums[ADVANCE] += up;
                 let (q, c) = ms.targets(&v.rays, sq, occ);
-                mobility += ((q & !occ) | (c & enemy & !own)).count() as usize;
-                if pawn && (front[sq] & enemy_pawns).is_empty() {
-                    passed += up;
+                let reach = (q & !occ) | (c & enemy & !own);
+                sums[MOBILITY] += reach.count() as i32;
+                sums[KING_ATTACK] += ((q | c) & enemy_zone).count() as i32;
+                let j = w.pst_index(ty, class[sq]);
+                add(j, w.end(j), sign);
+                if pawn {
+                    if (front[sq] & enemy_pawns).is_empty() {
+                        sums[PASSED] += up;
+                        sums[PASSED2] += up * up;
+                    }
+                    sums[DOUBLED] += i32::from((shape.behind[colour][sq] & pos.pieces(colour, ty)).non_empty());
+                    sums[ISOLATED] += i32::from((shape.neighbour_files[sq] & own_pawns).is_empty());
+                    let beside = shape.neighbour_files[sq] & geo.rank_bb(r);
+                    let defenders = shape.front[1 - colour][sq] & shape.neighbour_files[sq];
+                    let guards = defenders & shape.around[sq];
+                    sums[SUPPORTED] += i32::from(((beside | guards) & own_pawns).non_empty());
+                }
+                if royals.has(sq) {
+                    sums[SHELTER] += (shape.shield[colour][sq] & own_pawns).count() as i32;
                 }
             }
-            for (g, sum) in [(CENTRE, centre), (ADVANCE, advance), (MOBILITY, mobility), (PASSED, passed)] {
-                let j = g * types + ty;
-                add(j, j + end, sign * sum as i32);
+            sums[PAIR] = i32::from(count >= 2);
+            for (g, &sum) in sums.iter().enumerate().skip(1) {
+                if sum != 0 {
+                    let j = w.index(g, ty);
+                    add(j, w.end(j), sign * sum);
+                }
             }
         }
     }
@@ -367,12 +622,30 @@ mod tests {
     use hoplite_core::variant::builtin_names;
 
     fn blend(f: &Features, w: &Weights) -> i32 {
-        let (mut mg, mut eg) = (0, 0);
+        let (mut mg, mut eg) = (0i64, 0i64);
         for (j, &x) in f.values.iter().enumerate() {
-            mg += x * w.values[j];
-            eg += x * w.values[w.end(j)];
+            mg += x as i64 * w.values[j] as i64;
+            eg += x as i64 * w.values[w.end(j)] as i64;
         }
-        (mg * f.phase + eg * (PHASE - f.phase)) / PHASE
+        ((mg * f.phase as i64 + eg * (PHASE - f.phase) as i64) / PHASE as i64) as i32
+    }
+
+    /// The feature of `group` for piece `letter` in `fen` (White's count minus Black's).
+    fn feature(variant: &str, fen: &str, group: usize, letter: char) -> i32 {
+        let v = Variant::builtin(variant);
+        let w = Weights::defaults(&v);
+        features(&Position::from_fen(&v, fen).unwrap(), &w).values[w.index(group, v.piece_index(letter).unwrap())]
+    }
+
+    /// What the term of `group` for piece `letter` adds to White's evaluation of `fen` under
+    /// the default weights (the feature times its weights, blended by the phase).
+    fn contribution(variant: &str, fen: &str, group: usize, letter: char) -> i32 {
+        let v = Variant::builtin(variant);
+        let w = Weights::defaults(&v);
+        let pos = Position::from_fen(&v, fen).unwrap();
+        let j = w.index(group, v.piece_index(letter).unwrap());
+        let f = features(&pos, &w);
+        (f.values[j] * w.values[j] * f.phase + f.values[j] * w.values[w.end(j)] * (PHASE - f.phase)) / PHASE
     }
 
     #[test]
@@ -381,7 +654,7 @@ mod tests {
             let v = Variant::builtin(name);
             let mut w = Weights::defaults(&v);
             // Distinct endgame weights, so that the blend is exercised.
-            for j in 0..GROUPS.len() * w.types {
+            for j in 0..w.len() {
                 let e = w.end(j);
                 if e != j {
                     w.values[e] = w.values[j] + (j % 7) as i32 - 3;
@@ -428,7 +701,7 @@ mod tests {
         w.values.iter_mut().for_each(|x| *x = 0);
         let k = v.piece_index('k').unwrap();
         w.set(CENTRE, k, -10);
-        let e = w.end(CENTRE * w.types + k);
+        let e = w.end(w.index(CENTRE, k));
         w.values[e] = 20;
         let eval = |fen: &str| evaluate(&Position::from_fen(&v, fen).unwrap(), &w);
         // White's king on d4 stands 3 + 3 steps from the edges, Black's on h8 none.
@@ -440,10 +713,7 @@ mod tests {
 
     #[test]
     fn a_pawn_is_passed_when_no_enemy_pawn_can_stop_it() {
-        let v = Variant::builtin("chess");
-        let w = Weights::defaults(&v);
-        let p = v.piece_index('p').unwrap();
-        let passed = |fen: &str| features(&Position::from_fen(&v, fen).unwrap(), &w).values[PASSED * w.types + p];
+        let passed = |fen: &str| feature("chess", fen, PASSED, 'p');
         // White's e5 pawn stands 4 ranks up, Black's g6 pawn 2: neither can stop the other.
         assert_eq!(passed("4k3/8/6p1/4P3/8/8/8/4K3 w - - 0 1"), 4 - 2);
         // On f6 and e5 each stands in the other's way.
@@ -451,6 +721,108 @@ mod tests {
         // A pawn behind (d4, 4 ranks up for Black) has passed: both count.
         assert_eq!(passed("4k3/8/8/4P3/3p4/8/8/4K3 w - - 0 1"), 4 - 4);
         assert_eq!(passed("4k3/8/8/4P3/8/8/3p4/4K3 w - - 0 1"), 4 - 6);
+        assert_eq!(feature("chess", "4k3/8/6p1/4P3/8/8/8/4K3 w - - 0 1", PASSED2, 'p'), 16 - 4);
+        // White's passed pawn counts for White, more the further it stands.
+        let (far, near) = ("4k3/8/4P3/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1");
+        let gain = |fen| contribution("chess", fen, PASSED, 'p') + contribution("chess", fen, PASSED2, 'p');
+        assert!(gain(far) > gain(near) && gain(near) > 0);
+    }
+
+    #[test]
+    fn pieces_near_the_enemy_king_count() {
+        // Around e8 the queen on e6 reaches d7, e7 and f7 (d8 and f8 lie behind them).
+        let near = "4k3/8/4Q3/8/8/8/8/4K3 b - - 0 1";
+        assert_eq!(feature("chess", near, KING_ATTACK, 'q'), 3);
+        assert_eq!(feature("chess", "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", KING_ATTACK, 'q'), 0);
+        assert!(contribution("chess", near, KING_ATTACK, 'q') > 0);
+        // Spartan: each of two kings has a zone; a rook on a6 sees a7 and a8 of b8's, on the
+        // seventh it sees into both.
+        assert_eq!(feature("spartan", "1k4k1/8/R7/8/8/8/8/4K3 w - - 0 1", KING_ATTACK, 'r'), 2);
+        assert_eq!(feature("spartan", "1k4k1/R7/8/8/8/8/8/4K3 w - - 0 1", KING_ATTACK, 'r'), 6);
+    }
+
+    #[test]
+    fn pawns_before_the_king_shelter_it() {
+        let shelter = |fen: &str| feature("chess", fen, SHELTER, 'k');
+        assert_eq!(shelter("4k3/8/8/8/8/8/5PPP/6K1 w - - 0 1"), 3);
+        assert_eq!(shelter("4k3/8/8/8/8/5PPP/8/6K1 w - - 0 1"), 0);
+        assert_eq!(shelter("6k1/5ppp/8/8/8/8/5PP1/6K1 w - - 0 1"), 2 - 3);
+        // It counts while pieces are on (a middlegame term by default).
+        let sheltered = "r3k3/8/8/8/8/8/5PPP/R5K1 w - - 0 1";
+        assert!(contribution("chess", sheltered, SHELTER, 'k') > 0);
+    }
+
+    #[test]
+    fn doubled_isolated_and_supported_pawns() {
+        // c2 and c3 doubled (c2 has one in front... no: c3 has c2 behind it), isolated both.
+        let fen = "4k3/8/8/8/8/2P5/2P5/4K3 w - - 0 1";
+        assert_eq!(feature("chess", fen, DOUBLED, 'p'), 1);
+        assert_eq!(feature("chess", fen, ISOLATED, 'p'), 2);
+        assert_eq!(feature("chess", fen, SUPPORTED, 'p'), 0);
+        // A chain b2-c3 (b2 defends c3) and a phalanx f4-g4: three supported, none isolated.
+        let chain = "4k3/8/8/8/5PP1/2P5/1P6/4K3 w - - 0 1";
+        assert_eq!(feature("chess", chain, SUPPORTED, 'p'), 3);
+        assert_eq!(feature("chess", chain, ISOLATED, 'p'), 0);
+        assert!(contribution("chess", chain, SUPPORTED, 'p') > 0);
+        assert!(contribution("chess", fen, DOUBLED, 'p') < 0);
+        assert!(contribution("chess", fen, ISOLATED, 'p') < 0);
+    }
+
+    #[test]
+    fn a_pair_of_colour_bound_pieces_gets_its_bonus() {
+        assert_eq!(feature("chess", "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", PAIR, 'b'), 1);
+        assert!(contribution("chess", "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", PAIR, 'b') > 0);
+        assert_eq!(feature("chess", "4k3/8/8/8/8/8/8/2N1KN2 w - - 0 1", PAIR, 'n'), 1);
+        let v = Variant::builtin("chess");
+        let w = Weights::defaults(&v);
+        // Only the colour-bound bishop has a default pair bonus.
+        assert!(w.get(PAIR, v.piece_index('b').unwrap()) > 0);
+        assert_eq!(w.get(PAIR, v.piece_index('n').unwrap()), 0);
+        let shatranj = Variant::builtin("shatranj");
+        assert!(Weights::defaults(&shatranj).get(PAIR, shatranj.piece_index('q').unwrap()) > 0, "the ferz too");
+    }
+
+    #[test]
+    fn piece_square_defaults_follow_mobility() {
+        let v = Variant::builtin("chess");
+        let w = Weights::defaults(&v);
+        let n = v.piece_index('n').unwrap();
+        let at = |sq: &str| w.values[w.pst_index(n, w.shape.class[WHITE][v.geometry.parse(sq).unwrap()])];
+        assert!(at("d4") > 0 && at("a1") < 0 && at("e5") == at("d5"), "{} {}", at("d4"), at("a1"));
+        // Mirror images share a class; Black's are seen from rank 8.
+        assert_eq!(
+            w.shape.class[WHITE][v.geometry.parse("b1").unwrap()],
+            w.shape.class[WHITE][v.geometry.parse("g1").unwrap()]
+        );
+        assert_eq!(
+            w.shape.class[1][v.geometry.parse("b8").unwrap()],
+            w.shape.class[WHITE][v.geometry.parse("b1").unwrap()]
+        );
+        let pst = |fen: &str| {
+            let f = features(&Position::from_fen(&v, fen).unwrap(), &w);
+            f.values
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| matches!(w.slot(j), Slot::Pst(..)))
+                .map(|(j, &x)| x * w.values[j])
+                .sum::<i32>()
+        };
+        assert!(pst("4k3/8/8/3N4/8/8/8/4K3 w - - 0 1") > 0 && pst("4k3/8/8/8/8/8/8/N3K3 w - - 0 1") < 0);
+        // Sultan's Game: 11 files, 6 classes a rank with the middle one.
+        assert_eq!(Weights::defaults(&Variant::builtin("sultan")).classes(), 66);
+    }
+
+    #[test]
+    fn a_spare_king_has_material_value_the_last_has_none() {
+        let v = Variant::builtin("spartan");
+        let w = Weights::defaults(&v);
+        let k = v.piece_index('k').unwrap();
+        assert!(w.get(MATERIAL, k) > 100, "the second Spartan king is worth something");
+        let m = |fen: &str| feature("spartan", fen, MATERIAL, 'k');
+        assert_eq!(m("1k4k1/8/8/8/8/8/8/4K3 w - - 0 1"), -1);
+        assert_eq!(m("1k6/8/8/8/8/8/8/4K3 w - - 0 1"), 0);
+        assert!(contribution("spartan", "1k4k1/8/8/8/8/8/8/4K3 w - - 0 1", MATERIAL, 'k') < 0, "Black's spare king");
+        assert_eq!(Weights::defaults(&Variant::builtin("chess")).get(MATERIAL, 5), 0, "chess's only king");
     }
 
     #[test]
@@ -481,7 +853,11 @@ mod tests {
         let v = Variant::builtin("spartan");
         let mut w = Weights::defaults(&v);
         w.set(MATERIAL, v.piece_index('g').unwrap(), 777);
-        w.set(GROUPS.len() + 1, v.piece_index('h').unwrap(), -5);
+        w.set(ADVANCE, v.piece_index('h').unwrap(), -5);
+        let j = w.pst_index(v.piece_index('w').unwrap(), 13);
+        w.values[j] = 42;
+        let e = w.end(j);
+        w.values[e] = -42;
         let white = w.side_index(0);
         w.values[white] = -35;
         let back = Weights::from_toml(&v, "w.toml", &w.to_toml()).unwrap();
@@ -499,6 +875,8 @@ mod tests {
         assert!(err.starts_with("w.toml:3"), "{err}");
         let err = Weights::from_toml(&v, "w.toml", "[mobility] # per move\ng = 5\nz = 6\n").unwrap_err().to_string();
         assert!(err.starts_with("w.toml:3: [mobility]: 'z'"), "{err}");
+        let err = Weights::from_toml(&v, "w.toml", "[pst]\ng = [1, 2]\n").unwrap_err().to_string();
+        assert!(err.contains("needs 32 numbers"), "{err}");
     }
 
     #[test]
@@ -506,7 +884,17 @@ mod tests {
         let v = Variant::builtin("chess");
         let w = Weights::from_toml(&v, "w.toml", "[mobility]\nn = 7\nb = 5\n[mobility_end]\nb = 1\n").unwrap();
         let (n, b, r) = (v.piece_index('n').unwrap(), v.piece_index('b').unwrap(), v.piece_index('r').unwrap());
-        let end = |t: usize| w.values[w.end(MOBILITY * w.types + t)];
+        let end = |t: usize| w.values[w.end(w.index(MOBILITY, t))];
         assert_eq!((end(n), end(b), end(r)), (7, 1, 2));
+    }
+
+    #[test]
+    fn weight_files_of_the_earlier_evaluation_still_load() {
+        for name in builtin_names() {
+            let v = Variant::builtin(name);
+            let path = format!("{}/../data/piece-values/{name}-all.toml", env!("CARGO_MANIFEST_DIR"));
+            let w = Weights::load(&v, Path::new(&path)).unwrap();
+            assert_ne!(w, Weights::defaults(&v), "{name}");
+        }
     }
 }

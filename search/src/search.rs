@@ -1,10 +1,14 @@
 //! Alpha-beta search: iterative deepening, principal variation search with aspiration
-//! windows, quiescence, transposition table, killers and history, check extension, null move
-//! and late-move reductions. Game ends of every variant are scored inside the tree.
+//! windows, quiescence with static exchange pruning, transposition table, move ordering by
+//! hash move, exchange-sound captures, killers, counter moves and history; check extension,
+//! reverse futility, null move (verified where zugzwang threatens), futility, late move
+//! pruning and reductions, internal iterative reduction. Game ends of every variant are
+//! scored inside the tree, by the core's one definition. Nothing here names a variant: the
+//! piece values come from the weights, the rules from the position.
 
 use crate::eval::{evaluate, Weights, MATERIAL};
 use crate::tt::{Bound, TranspositionTable};
-use hoplite_core::{GameResult, Move, Position, WHITE};
+use hoplite_core::{Bitboard, GameResult, Move, MoveKind, Position, WHITE};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -16,29 +20,40 @@ const INF: i32 = 32_000;
 pub const MAX_PLY: usize = 100;
 const QUIET_RECAPTURES: usize = 6;
 const QUIET_LIMIT: usize = 16;
+/// A royal piece in exchanges: worth more than anything it could win.
+const ROYAL_VALUE: i32 = 5_000;
+/// History scores stay within this (the gravity formula's ceiling).
+const HISTORY_MAX: i32 = 1 << 14;
 
 /// When to stop. Under a depth or node limit the search is deterministic.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// The most time a move may take.
     pub movetime: Option<Duration>,
+    /// The time a move should take, from a clock: no iteration starts once it is well spent.
+    pub target: Option<Duration>,
 }
 
 impl Limits {
-    /// These limits with time taken from a clock: `left` on it, `increment` a move (and
-    /// `moves_to_go` to the next time control, 30 if none is set).
-    pub fn with_clock(self, left: Duration, increment: Duration, moves_to_go: Option<u32>) -> Limits {
-        let togo = moves_to_go.unwrap_or(30).max(1);
-        let spend = (left / togo + increment * 3 / 4).min(left.saturating_sub(Duration::from_millis(50)) / 2);
-        Limits { movetime: Some(spend.max(Duration::from_millis(1))), ..self }
-    }
-
     pub fn depth(d: u32) -> Limits {
         Limits { depth: Some(d), ..Default::default() }
     }
     pub fn nodes(n: u64) -> Limits {
         Limits { nodes: Some(n), ..Default::default() }
+    }
+
+    /// These limits with time taken from a clock: `left` on it, `increment` a move, and
+    /// `moves_to_go` to the next time control (if there is one). A move aims at a share of
+    /// the time left plus most of the increment, and may take up to four times that when the
+    /// search is unsettled, never more than a third of what is left.
+    pub fn with_clock(self, left: Duration, increment: Duration, moves_to_go: Option<u32>) -> Limits {
+        let togo = moves_to_go.map_or(25, |m| m.clamp(1, 25));
+        let reserve = left.saturating_sub(Duration::from_millis(30));
+        let target = (left / togo + increment * 4 / 5).min(reserve / 2).max(Duration::from_millis(1));
+        let most = (target * 4).min(reserve / 3).max(target);
+        Limits { movetime: Some(most), target: Some(target), ..self }
     }
 }
 
@@ -64,16 +79,37 @@ pub struct SearchResult {
 /// Receives each completed iteration.
 pub type InfoSink = Box<dyn FnMut(&Info) + Send>;
 
+/// Late move reductions by depth and move number: `0.8 + ln d · ln n / 2.4`.
+fn reductions() -> Vec<[i32; 64]> {
+    (0..=MAX_PLY)
+        .map(|d| {
+            std::array::from_fn(|n| {
+                if d == 0 || n == 0 {
+                    0
+                } else {
+                    (0.8 + (d as f64).ln() * (n as f64).ln() / 2.4) as i32
+                }
+            })
+        })
+        .collect()
+}
+
 /// One search value per game or per engine: its own tables, no globals.
 pub struct Search {
     pub weights: Weights,
     tt: TranspositionTable,
     killers: Vec<[Move; 2]>,
+    /// Quiet moves' success, by side, from and to.
     history: Vec<i32>,
+    /// The reply that refuted a move, by the moved piece's colour and type and its square.
+    counters: Vec<Move>,
     moves: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
     pv: Vec<Vec<Move>>,
+    /// Static evaluation per ply (for "improving").
+    evals: Vec<i32>,
     values: Vec<i32>,
+    reductions: Vec<[i32; 64]>,
     nodes: u64,
     limits: Limits,
     start: Instant,
@@ -90,10 +126,13 @@ impl Search {
             tt: TranspositionTable::new(tt_megabytes),
             killers: vec![[Move::NONE; 2]; MAX_PLY + 1],
             history: vec![0; 2 * 128 * 128],
+            counters: vec![Move::NONE; 32 * 128],
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             pv: vec![Vec::new(); MAX_PLY + 1],
+            evals: vec![0; MAX_PLY + 1],
             values,
+            reductions: reductions(),
             weights,
             nodes: 0,
             limits: Limits::default(),
@@ -121,6 +160,7 @@ impl Search {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
+        self.counters.iter_mut().for_each(|c| *c = Move::NONE);
         self.killers.iter_mut().for_each(|k| *k = [Move::NONE; 2]);
     }
 
@@ -130,7 +170,7 @@ impl Search {
         self.start = Instant::now();
         self.aborted = false;
         self.tt.new_search();
-        self.history.iter_mut().for_each(|h| *h /= 8);
+        self.history.iter_mut().for_each(|h| *h /= 2);
         let mut root_moves = Vec::new();
         pos.legal_moves(&mut root_moves);
         let mut result =
@@ -140,9 +180,11 @@ impl Search {
         }
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
         let mut score = 0;
+        // Iterations in a row whose best move stayed, for the time control.
+        let mut stable = 0;
         for depth in 1..=max_depth {
             self.root_best = None;
-            let mut delta = 30;
+            let mut delta = 25;
             let (mut alpha, mut beta) = if depth >= 4 { (score - delta, score + delta) } else { (-INF, INF) };
             loop {
                 let s = self.pvs(pos, depth as i32, alpha, beta, 0, true);
@@ -150,6 +192,7 @@ impl Search {
                     break;
                 }
                 if s <= alpha {
+                    beta = (alpha + beta) / 2;
                     alpha = (alpha - delta).max(-INF);
                 } else if s >= beta {
                     beta = (beta + delta).min(INF);
@@ -157,7 +200,7 @@ impl Search {
                     score = s;
                     break;
                 }
-                delta *= 2;
+                delta += delta / 2;
             }
             if self.aborted {
                 // A move that beat the previous best in a full-window search is trustworthy.
@@ -168,17 +211,17 @@ impl Search {
                 }
                 break;
             }
-            result.best = self.pv[0].first().copied().or(result.best);
+            let best = self.pv[0].first().copied().or(result.best);
+            stable = if best == result.best { stable + 1 } else { 0 };
+            result.best = best;
             result.score = score;
             result.depth = depth;
             result.pv = self.pv[0].clone();
             if let Some(f) = self.info.as_mut() {
                 f(&Info { depth, score, nodes: self.nodes, elapsed: self.start.elapsed(), pv: result.pv.clone() });
             }
-            if let Some(t) = limits.movetime {
-                if self.start.elapsed() * 2 > t {
-                    break;
-                }
+            if self.enough_time_spent(stable) {
+                break;
             }
             if score.abs() > MATE_BOUND && depth as i32 > 2 * (MATE - score.abs()) + 2 {
                 break;
@@ -186,6 +229,21 @@ impl Search {
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// Whether to start no new iteration: half the time per move is gone, or, on a clock,
+    /// the target (a settled best move stops sooner, an unsettled one goes on longer).
+    fn enough_time_spent(&self, stable: u32) -> bool {
+        let elapsed = self.start.elapsed();
+        if let Some(target) = self.limits.target {
+            let scale = match stable {
+                0 => 1.6,
+                1..=2 => 1.0,
+                _ => 0.6,
+            };
+            return elapsed.as_secs_f64() > target.as_secs_f64() * scale * 0.6;
+        }
+        self.limits.movetime.is_some_and(|t| elapsed * 2 > t)
     }
 
     #[inline]
@@ -237,36 +295,107 @@ impl Search {
         }
     }
 
-    fn value_of(&self, pos: &Position, sq: usize) -> i32 {
-        pos.piece_at(sq).map_or(
-            100,
-            |(_, t)| {
-                if pos.variant().royal_mask >> t & 1 != 0 {
-                    5_000
-                } else {
-                    self.values[t]
-                }
-            },
-        )
+    /// A piece's value in exchanges.
+    fn value(&self, pos: &Position, ty: usize) -> i32 {
+        if pos.variant().royal_mask >> ty & 1 != 0 {
+            ROYAL_VALUE
+        } else {
+            self.values[ty]
+        }
     }
 
-    /// Ordering score: hash move, then captures by MVV-LVA and promotions, killers, history.
+    fn value_at(&self, pos: &Position, sq: usize) -> i32 {
+        pos.piece_at(sq).map_or(0, |(_, t)| self.value(pos, t))
+    }
+
+    /// What a move wins, its piece's promotion included, once every capture on its square has
+    /// been traded off in order of least valuable capturer (static exchange evaluation).
+    fn see(&self, pos: &Position, m: Move) -> i32 {
+        if m.kind() == MoveKind::Castle {
+            return 0;
+        }
+        let (from, to) = (m.from(), m.to());
+        let mut occ = pos.occupied() & !Bitboard::square(from);
+        let mut gain = [0i32; 40];
+        gain[0] = match (m.kind(), pos.en_passant_victim()) {
+            (MoveKind::EnPassant, Some(victim)) => {
+                occ &= !Bitboard::square(victim);
+                self.value_at(pos, victim)
+            }
+            _ => self.value_at(pos, to),
+        };
+        let mover = pos.piece_at(from).map_or(0, |(_, t)| t);
+        let mut on_square = match m.promoted() {
+            Some(p) => {
+                gain[0] += self.value(pos, p) - self.value(pos, mover);
+                self.value(pos, p)
+            }
+            None => self.value(pos, mover),
+        };
+        let mut side = 1 - pos.side_to_move();
+        let mut d = 0;
+        loop {
+            let attackers = pos.attackers_to(to, side, occ);
+            let Some((sq, v)) = attackers.into_iter().map(|s| (s, self.value_at(pos, s))).min_by_key(|&(_, v)| v)
+            else {
+                break;
+            };
+            d += 1;
+            if d >= gain.len() {
+                break;
+            }
+            gain[d] = on_square - gain[d - 1];
+            if (-gain[d - 1]).max(gain[d]) < 0 {
+                break;
+            }
+            occ &= !Bitboard::square(sq);
+            on_square = v;
+            side = 1 - side;
+        }
+        while d > 0 {
+            gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+            d -= 1;
+        }
+        gain[0]
+    }
+
+    fn history_index(side: usize, m: Move) -> usize {
+        (side * 128 + m.from()) * 128 + m.to()
+    }
+
+    fn counter_index(pos: &Position) -> Option<usize> {
+        let last = pos.last_move()?;
+        let (c, t) = pos.piece_at(last.to())?;
+        Some((c * 16 + t) * 128 + last.to())
+    }
+
+    /// Ordering score: hash move; captures and promotions that do not lose material, by
+    /// victim and then attacker; killers; the counter move; quiet moves by history; captures
+    /// that lose material last.
     fn order(&self, pos: &Position, moves: &[Move], hash: Move, ply: usize, scores: &mut Vec<i32>) {
         scores.clear();
         let side = pos.side_to_move();
+        let counter = Self::counter_index(pos).map_or(Move::NONE, |i| self.counters[i]);
         for &m in moves {
             let s = if m == hash {
                 1 << 30
             } else if pos.is_capture(m) || m.promoted().is_some() {
-                let victim = if pos.is_capture(m) { self.value_of(pos, m.to()) } else { 0 };
+                let victim = if pos.is_capture(m) { self.value_at(pos, m.to()).min(ROYAL_VALUE) } else { 0 };
                 let promo = m.promoted().map_or(0, |t| self.values[t]);
-                (1 << 24) + 16 * (victim + promo) - self.value_of(pos, m.from()) / 16
+                let mvv = 16 * (victim + promo) - self.value_at(pos, m.from()) / 16;
+                if self.see(pos, m) >= 0 {
+                    (1 << 26) + mvv
+                } else {
+                    -(1 << 26) + mvv
+                }
             } else if m == self.killers[ply][0] {
-                (1 << 23) + 1
+                (1 << 25) + 2
             } else if m == self.killers[ply][1] {
-                1 << 23
+                (1 << 25) + 1
+            } else if m == counter {
+                1 << 25
             } else {
-                self.history[(side * 128 + m.from()) * 128 + m.to()]
+                self.history[Self::history_index(side, m)]
             };
             scores.push(s);
         }
@@ -282,6 +411,19 @@ impl Search {
         moves.swap(i, best);
         scores.swap(i, best);
         moves[i]
+    }
+
+    /// Moves a history score towards `HISTORY_MAX` (or its negative) by `bonus`.
+    fn nudge(h: &mut i32, bonus: i32) {
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Whether a null move may be tried: one royal piece (a pass may be illegal with more),
+    /// and pieces besides pawns and royals (with only those, zugzwang is the rule).
+    fn null_move_allowed(pos: &Position) -> bool {
+        let us = pos.side_to_move();
+        let royals = pos.royals(us);
+        royals.count() == 1 && (pos.colour_bb(us) & !royals & !pos.pawns()).non_empty()
     }
 
     fn pvs(
@@ -329,50 +471,91 @@ impl Search {
                 }
             }
         }
+        let eval = if in_check { -INF } else { evaluate(pos, &self.weights) };
+        self.evals[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        // Against a king bare or nearly (one piece left, whose capture may end the game) the
+        // static evaluation says little of the win to find: the prunings stay off there.
+        let them = 1 - pos.side_to_move();
+        let mating = (pos.colour_bb(them) & !pos.royals(them)).count() <= 1;
+        let quiet_node = !is_pv && !in_check && beta.abs() < MATE_BOUND && !mating;
+        // Reverse futility: far above beta with few plies left, a quiet move will not fall.
+        if quiet_node && depth <= 7 && eval - 80 * (depth - i32::from(improving)) >= beta {
+            return eval;
+        }
+        // Null move: passing still leaves the side above beta.
+        if quiet_node && depth >= 3 && eval >= beta && pos.last_move().is_some() && Self::null_move_allowed(pos) {
+            let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+            pos.make_null();
+            let s = -self.pvs(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+            pos.unmake_null();
+            if self.aborted {
+                return 0;
+            }
+            if s >= beta {
+                // Where zugzwang threatens (deep, or few pieces left) the pass is checked by
+                // a reduced search without one.
+                let pieces = (pos.colour_bb(pos.side_to_move()) & !pos.pawns()).count();
+                if depth < 10 && pieces > 3 {
+                    return if s > MATE_BOUND { beta } else { s };
+                }
+                let v = self.pvs_no_null(pos, depth - 1 - r, beta, ply);
+                if v >= beta {
+                    return beta;
+                }
+            }
+        }
+        // Internal iterative reduction: without a hash move, this node was not searched deep.
+        if hash_move == Move::NONE && depth >= 4 && !in_check {
+            depth -= 1;
+        }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
             self.moves[ply] = moves;
             return Self::result_score(pos, pos.no_moves_result().0, ply);
         }
-        // Null move: not in check, not with several royals (a pass may be illegal there), not
-        // with pawns and royals only (zugzwang).
-        let us = pos.side_to_move();
-        if !is_pv && !in_check && depth >= 3 && ply > 0 && pos.last_move().is_some() && beta.abs() < MATE_BOUND {
-            let royals = pos.royals(us);
-            let pieces = pos.colour_bb(us) & !royals & !pos.pawns();
-            if royals.count() == 1 && pieces.non_empty() && evaluate(pos, &self.weights) >= beta {
-                let r = 2 + depth / 4;
-                pos.make_null();
-                let s = -self.pvs(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-                pos.unmake_null();
-                if self.aborted {
-                    self.moves[ply] = moves;
-                    return 0;
-                }
-                if s >= beta {
-                    self.moves[ply] = moves;
-                    return beta;
-                }
-            }
-        }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         self.order(pos, &moves, hash_move, ply, &mut scores);
+        let us = pos.side_to_move();
         let original_alpha = alpha;
         let mut best_score = -INF;
         let mut best_move = Move::NONE;
+        let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
+        let mut nquiets = 0;
         for i in 0..moves.len() {
             let m = Self::pick(&mut moves, &mut scores, i);
             let quiet = !pos.is_capture(m) && m.promoted().is_none();
+            // Pruning of moves that are unlikely to matter, once a move has been found.
+            if !is_pv && !in_check && !mating && best_score > -MATE_BOUND && m != hash_move {
+                if quiet {
+                    let late = 3 + depth * depth / (2 - i32::from(improving));
+                    if depth <= 6 && nquiets as i32 >= late {
+                        continue;
+                    }
+                    if depth <= 6 && eval + 100 + 90 * depth <= alpha && scores[i] < 1 << 25 {
+                        continue;
+                    }
+                    if depth <= 6 && self.see(pos, m) < -60 * depth {
+                        continue;
+                    }
+                } else if depth <= 5 && scores[i] < 0 && self.see(pos, m) < -120 * depth {
+                    continue;
+                }
+            }
             pos.make(m);
+            let gives_check = pos.in_check();
             let score = if i == 0 {
                 -self.pvs(pos, depth - 1, -beta, -alpha, ply + 1, is_pv)
             } else {
-                let r = if depth >= 3 && i >= 3 && quiet && !in_check && !pos.in_check() {
-                    (1 + i32::from(i >= 8) + depth / 8).min(depth - 2)
-                } else {
-                    0
-                };
+                let mut r = 0;
+                if depth >= 3 && quiet && i >= 2 + usize::from(is_pv) {
+                    r = self.reductions[depth as usize][i.min(63)];
+                    r -= i32::from(is_pv) + i32::from(gives_check) + i32::from(scores[i] >= 1 << 25);
+                    r += i32::from(!improving);
+                    r -= scores[i] / 6000;
+                    r = r.clamp(0, depth - 2);
+                }
                 let mut s = -self.pvs(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
                 if s > alpha && r > 0 {
                     s = -self.pvs(pos, depth - 1, -alpha - 1, -alpha, ply + 1, false);
@@ -386,6 +569,10 @@ impl Search {
             if self.aborted {
                 break;
             }
+            if quiet && nquiets < quiets_tried.len() {
+                quiets_tried[nquiets] = m;
+                nquiets += 1;
+            }
             if score > best_score {
                 best_score = score;
                 best_move = m;
@@ -397,12 +584,7 @@ impl Search {
                     }
                     if score >= beta {
                         if quiet {
-                            if self.killers[ply][0] != m {
-                                self.killers[ply][1] = self.killers[ply][0];
-                                self.killers[ply][0] = m;
-                            }
-                            let h = &mut self.history[(us * 128 + m.from()) * 128 + m.to()];
-                            *h = (*h + depth * depth).min(1 << 20);
+                            self.reward(pos, us, m, &quiets_tried[..nquiets], depth, ply);
                         }
                         break;
                     }
@@ -413,6 +595,10 @@ impl Search {
         self.scores[ply] = scores;
         if self.aborted {
             return 0;
+        }
+        if best_score == -INF {
+            // Every move was pruned: a fail-low at the static bound.
+            return alpha;
         }
         let bound = if best_score >= beta {
             Bound::Lower
@@ -425,9 +611,33 @@ impl Search {
         best_score
     }
 
-    /// Quiescence: captures and promotions (evasions in check). `qply` counts its plies: past
-    /// `QUIET_RECAPTURES` only recaptures on the last move's square are tried, past
-    /// `QUIET_LIMIT` none, so that capture trees among equal pieces stay small.
+    /// The null-move verification: the same node, searched as a principal node (where no
+    /// null move is tried) with beta's null window, one ply deep at least.
+    fn pvs_no_null(&mut self, pos: &mut Position, depth: i32, beta: i32, ply: usize) -> i32 {
+        self.pvs(pos, depth.max(1), beta - 1, beta, ply, true)
+    }
+
+    /// The quiet move `m` refuted the opponent: it and its killers, counter move and history
+    /// gain; the quiet moves tried before it lose history.
+    fn reward(&mut self, pos: &Position, us: usize, m: Move, tried: &[Move], depth: i32, ply: usize) {
+        if self.killers[ply][0] != m {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = m;
+        }
+        if let Some(i) = Self::counter_index(pos) {
+            self.counters[i] = m;
+        }
+        let bonus = (depth * depth * 16).min(1600);
+        Self::nudge(&mut self.history[Self::history_index(us, m)], bonus);
+        for &q in tried.iter().filter(|&&q| q != m) {
+            Self::nudge(&mut self.history[Self::history_index(us, q)], -bonus);
+        }
+    }
+
+    /// Quiescence: captures and promotions that do not lose material (evasions in check).
+    /// `qply` counts its plies: past `QUIET_RECAPTURES` only recaptures on the last move's
+    /// square are tried, past `QUIET_LIMIT` none, so that capture trees among equal pieces
+    /// stay small.
     fn qsearch(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
         self.pv[ply].clear();
         if self.out_of_budget() {
@@ -443,6 +653,7 @@ impl Search {
         let in_check = pos.in_check();
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut best = -INF;
+        let mut stand_pat = -INF;
         if in_check {
             pos.legal_moves(&mut moves);
             if moves.is_empty() {
@@ -451,7 +662,8 @@ impl Search {
             }
         } else {
             // Stand pat. Stalemate is left to the full-width search.
-            best = evaluate(pos, &self.weights);
+            stand_pat = evaluate(pos, &self.weights);
+            best = stand_pat;
             if best >= beta {
                 self.moves[ply] = moves;
                 return best;
@@ -468,6 +680,18 @@ impl Search {
         self.order(pos, &moves, Move::NONE, ply, &mut scores);
         for i in 0..moves.len() {
             let m = Self::pick(&mut moves, &mut scores, i);
+            if !in_check {
+                // A capture that loses material, or that cannot lift the score to alpha even
+                // if it wins its victim clean (delta pruning), is not tried.
+                if scores[i] < 0 {
+                    continue;
+                }
+                let victim = if pos.is_capture(m) { self.value_at(pos, m.to()) } else { 0 };
+                let promo = m.promoted().map_or(0, |t| self.values[t]);
+                if m.promoted().is_none() && stand_pat + victim + promo + 200 <= alpha {
+                    continue;
+                }
+            }
             pos.make(m);
             let s = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1);
             pos.unmake();
@@ -507,5 +731,37 @@ impl Search {
         self.nodes = 0;
         let score = self.qsearch(pos, -INF, INF, 0, 0);
         (score, self.pv[0].clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hoplite_core::Variant;
+
+    fn see(variant: &str, fen: &str, m: &str) -> i32 {
+        let v = Variant::builtin(variant);
+        let pos = Position::from_fen(&v, fen).unwrap();
+        let s = Search::new(Weights::defaults(&v), 1);
+        s.see(&pos, pos.parse_uci(m).unwrap())
+    }
+
+    #[test]
+    fn static_exchanges() {
+        // A pawn takes a knight defended by a pawn: wins the knight, loses the pawn.
+        assert_eq!(see("chess", "4k3/8/3p4/4n3/3P4/8/8/4K3 w - - 0 1", "d4e5"), 320 - 100);
+        // A queen takes a pawn defended by a pawn.
+        assert_eq!(see("chess", "4k3/8/3p4/4p3/8/8/4Q3/4K3 w - - 0 1", "e2e5"), 100 - 900);
+        // Rooks doubled behind one another: the x-ray recaptures, the pawn is won.
+        assert_eq!(see("chess", "4k3/4r3/8/4p3/8/8/4R3/4R1K1 w - - 0 1", "e2e5"), 100);
+        // One rook against two: the pawn costs the rook.
+        assert_eq!(see("chess", "4k3/4r3/4r3/4p3/8/8/8/4R1K1 w - - 0 1", "e1e5"), 100 - 500);
+        // En passant takes the pawn beside, not the empty square.
+        assert_eq!(see("chess", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6"), 100);
+        // A promotion gains the piece's value over the pawn's.
+        assert_eq!(see("chess", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8q"), 900 - 100);
+        // Spartan hoplites capture straight ahead: e5 is attacked by the e6 hoplite, d6 not.
+        assert!(see("spartan", "4k3/8/4h3/8/2N5/8/8/4K3 w - - 0 1", "c4e5") < 0);
+        assert_eq!(see("spartan", "4k3/8/4h3/8/2N5/8/8/4K3 w - - 0 1", "c4d6"), 0);
     }
 }

@@ -183,6 +183,7 @@ impl Engine {
             depth: num("depth").map(|d| d as u32),
             nodes: num("nodes"),
             movetime: num("movetime").map(Duration::from_millis),
+            target: None,
         };
         let white = self.position.side_to_move() == hoplite_core::WHITE;
         let (time, inc) = if white { (num("wtime"), num("winc")) } else { (num("btime"), num("binc")) };

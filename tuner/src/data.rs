@@ -6,7 +6,7 @@ use hoplite_core::zobrist::{mix64, GOLDEN};
 use hoplite_core::{GameResult, Position, Variant};
 use hoplite_formats::csvfile::{header, Rows};
 use hoplite_formats::PositionRow;
-use hoplite_search::eval::{PHASE, SIDE, TABLES};
+use hoplite_search::eval::PHASE;
 use hoplite_search::{features, Search, Weights};
 use rayon::prelude::*;
 use std::path::Path;
@@ -18,12 +18,12 @@ use std::sync::Arc;
 #[derive(Clone)]
 pub struct Dataset {
     pub offsets: Vec<u32>,
-    pub index: Vec<u8>,
+    pub index: Vec<u16>,
     pub value: Vec<i16>,
     /// Game phase, 0 to `PHASE`.
     pub phase: Vec<u8>,
     /// The endgame partner of each weight (see `Weights::end`).
-    pub end: Vec<u8>,
+    pub end: Vec<u16>,
     /// Result from White's view in halves: 0, 1 or 2.
     pub result: Vec<u8>,
     /// The game of each position, numbered from 0 in order of appearance (a game's positions
@@ -35,7 +35,7 @@ pub struct Dataset {
 
 impl Dataset {
     /// An empty set for weights whose endgame partners are `end`.
-    pub fn new(end: Vec<u8>) -> Dataset {
+    pub fn new(end: Vec<u16>) -> Dataset {
         Dataset {
             offsets: vec![0],
             index: Vec::new(),
@@ -53,7 +53,7 @@ impl Dataset {
     pub fn is_empty(&self) -> bool {
         self.result.is_empty()
     }
-    pub fn push(&mut self, f: &[(u8, i16)], phase: u8, result: u8, game_id: u64) {
+    pub fn push(&mut self, f: &[(u16, i16)], phase: u8, result: u8, game_id: u64) {
         let game = match (self.last_game_id, self.game.last()) {
             (Some(id), Some(&g)) if id == game_id => g,
             (_, Some(&g)) => g + 1,
@@ -89,7 +89,7 @@ impl Dataset {
     /// Heap bytes used.
     pub fn bytes(&self) -> usize {
         self.offsets.capacity() * 4
-            + self.index.capacity()
+            + self.index.capacity() * 2
             + self.value.capacity() * 2
             + self.phase.capacity()
             + self.result.capacity()
@@ -119,7 +119,7 @@ fn is_validation(game_id: u64) -> bool {
 }
 
 /// A row's quiet position as sparse features, its phase and its result, or why the row is bad.
-type Resolved = Result<(Vec<(u8, i16)>, u8, u8), TuneError>;
+type Resolved = Result<(Vec<(u16, i16)>, u8, u8), TuneError>;
 
 /// The quiet position's sparse features (`line`: where the row is, for an error).
 fn resolve(variant: &Arc<Variant>, search: &mut Search, row: &PositionRow, path: &Path, line: u64) -> Resolved {
@@ -143,7 +143,7 @@ fn resolve(variant: &Arc<Variant>, search: &mut Search, row: &PositionRow, path:
         .iter()
         .enumerate()
         .filter(|(_, &v)| v != 0)
-        .map(|(i, &v)| (i as u8, v.clamp(-32768, 32767) as i16))
+        .map(|(i, &v)| (i as u16, v.clamp(-32768, 32767) as i16))
         .collect();
     Ok((sparse, f.phase as u8, r))
 }
@@ -158,15 +158,11 @@ pub fn load(
     max_positions: Option<u64>,
     mut progress: impl FnMut(u64),
 ) -> Result<Loaded, TuneError> {
-    // Weight indices are stored in a byte.
-    if weights.len() > 256 {
-        return Err(TuneError::TooManyTypes {
-            variant: variant.name.clone(),
-            types: weights.types,
-            most: (256 - SIDE.len()) / TABLES.len(),
-        });
+    // Weight indices are stored in 16 bits.
+    if weights.len() > u16::MAX as usize {
+        return Err(TuneError::TooManyWeights { variant: variant.name.clone(), weights: weights.len() });
     }
-    let end: Vec<u8> = (0..weights.len()).map(|j| weights.end(j) as u8).collect();
+    let end: Vec<u16> = (0..weights.len()).map(|j| weights.end(j) as u16).collect();
     let mut out = Loaded { train: Dataset::new(end.clone()), valid: Dataset::new(end), rows: 0, skipped: Vec::new() };
     const BATCH: usize = 8192;
     for path in files {

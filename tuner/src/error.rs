@@ -19,8 +19,8 @@ pub enum TuneError {
     NothingUsable { rows: u64, first: String },
     #[error("all {rows} positions come from drawn games: they say nothing about piece values")]
     AllDrawn { rows: u64 },
-    #[error("{variant} has {types} piece types: the tuner handles at most {most} (256 weights)")]
-    TooManyTypes { variant: String, types: usize, most: usize },
+    #[error("{variant} has {weights} weights: the tuner handles at most 65535")]
+    TooManyWeights { variant: String, weights: usize },
     #[error("the ridge must be a number ≥ 0, not {0}")]
     Ridge(f64),
 }

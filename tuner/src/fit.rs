@@ -344,7 +344,7 @@ mod tests {
         for i in 0..one.len() {
             for _ in 0..10 {
                 let mut f = Vec::new();
-                one.for_each_entry(i, |j, v| f.push((j as u8, v as i16)));
+                one.for_each_entry(i, |j, v| f.push((j as u16, v as i16)));
                 ten.push(&f, PHASE as u8, one.result[i], i as u64);
             }
         }

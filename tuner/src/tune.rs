@@ -6,7 +6,7 @@ use crate::fit::{fit_k, loss, standard_errors, Adam};
 use hoplite_core::Variant;
 use hoplite_formats::tune::{companions, LossRow, ValueRow};
 use hoplite_formats::{csvfile, Decimal, FormatError};
-use hoplite_search::eval::{MATERIAL, SIDE, TABLES};
+use hoplite_search::eval::{Slot, MATERIAL, SIDE};
 use hoplite_search::Weights;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -94,7 +94,6 @@ pub fn tune(
     if !(o.ridge >= 0.0 && o.ridge.is_finite()) {
         return Err(TuneError::Ridge(o.ridge));
     }
-    let types = variant.pieces.len();
     let mut start = match &o.start {
         Start::Defaults => Weights::defaults(variant),
         Start::File(p) => Weights::load(variant, p)?,
@@ -113,31 +112,22 @@ pub fn tune(
     let t0 = Instant::now();
     let loaded = load(variant, &start, files, o.strict, o.max_positions, &mut on_load)?;
     let load_secs = t0.elapsed().as_secs_f64();
-    // Per-piece weights, then the whole-position term (White's balance): always fitted.
+    // Material and the whole-position term (White's balance) are always fitted, the positional
+    // weights with `--fit all`. (A single royal piece's material feature is always zero: its
+    // weight stays put; a second Spartan king is worth something.)
+    let material = |j: usize| matches!(start.slot(j), Slot::Table(MATERIAL, _) | Slot::Side(_));
     let fitted: Vec<bool> = (0..start.values.len())
-        .map(|j| {
-            let (g, t) = (j / types, j % types);
-            if g >= TABLES.len() {
-                return true;
-            }
-            // A royal piece's count rarely changes (never in chess: its feature is then zero and
-            // its weight stays put), but a second Spartan king is worth something.
-            match (o.fit, g) {
-                (_, MATERIAL) => Some(t) != pawn,
-                (Fit::All, _) => true,
-                (Fit::Material, _) => false,
-            }
+        .map(|j| match start.slot(j) {
+            Slot::Table(MATERIAL, t) => Some(t) != pawn,
+            Slot::Side(_) => true,
+            _ => o.fit == Fit::All,
         })
         .collect();
     let rate: Vec<f64> = (0..fitted.len())
-        .map(|j| {
-            if !fitted[j] {
-                0.0
-            } else if j / types == MATERIAL || j >= TABLES.len() * types {
-                5.0
-            } else {
-                0.3
-            }
+        .map(|j| match (fitted[j], material(j)) {
+            (false, _) => 0.0,
+            (true, true) => 5.0,
+            (true, false) => 0.3,
         })
         .collect();
     let mut w: Vec<f64> = start.values.iter().map(|&x| x as f64).collect();
@@ -145,9 +135,7 @@ pub fn tune(
     let k = fit_k(train, &w);
     let mut adam = Adam::new(rate);
     adam.prior = w.clone();
-    adam.ridge = (0..w.len())
-        .map(|j| if fitted[j] && j / types != MATERIAL && j < TABLES.len() * types { o.ridge } else { 0.0 })
-        .collect();
+    adam.ridge = (0..w.len()).map(|j| if fitted[j] && !material(j) { o.ridge } else { 0.0 }).collect();
     let mut epochs = Vec::new();
     let score = |w: &[f64]| if valid.is_empty() { loss(train, w, k) } else { loss(valid, w, k) };
     let (mut best, mut best_w, mut since) = (score(&w), w.clone(), 0);
@@ -181,7 +169,7 @@ pub fn tune(
 pub fn values_table(v: &Variant, r: &TuneReport) -> String {
     let mut s = format!("{:<16} {:>6} {:>8} {:>8}\n", "piece", "letter", "pawns", "± s.e.");
     for (t, p) in v.pieces.iter().enumerate() {
-        let se = r.errors[MATERIAL * v.pieces.len() + t];
+        let se = r.errors[r.weights.index(MATERIAL, t)];
         if p.royal && se.is_none() {
             continue;
         }
@@ -220,7 +208,6 @@ pub fn write(v: &Variant, r: &TuneReport, out: &Path) -> Result<(PathBuf, PathBu
         })
         .collect();
     csvfile::write(&loss_path, &loss)?;
-    let types = v.pieces.len();
     let values: Vec<ValueRow> = r
         .weights
         .values
@@ -229,9 +216,15 @@ pub fn write(v: &Variant, r: &TuneReport, out: &Path) -> Result<(PathBuf, PathBu
         .map(|(j, &value)| {
             let (table, key) = r.weights.name(j);
             ValueRow {
-                table: table.to_string(),
+                table,
                 letter: key,
-                name: if j < TABLES.len() * types { v.pieces[j % types].name.clone() } else { String::new() },
+                name: match r.weights.slot(j) {
+                    Slot::Table(_, t) | Slot::TableEnd(_, t) => v.pieces[t].name.clone(),
+                    Slot::Pst(t, c) | Slot::PstEnd(t, c) => {
+                        format!("{} {}", v.pieces[t].name, r.weights.class_square(v, c))
+                    }
+                    Slot::Side(_) => String::new(),
+                },
                 value,
                 stderr: r.errors[j].map(Decimal),
                 fitted: r.fitted[j],

@@ -23,7 +23,7 @@ impl EnginePlayer {
 
 /// The search's limits for a budget (a clock's time comes with each move).
 pub fn limits(b: &Budget) -> Limits {
-    Limits { nodes: b.nodes, depth: b.depth, movetime: b.movetime }
+    Limits { nodes: b.nodes, depth: b.depth, movetime: b.movetime, target: None }
 }
 
 impl Player for EnginePlayer {
