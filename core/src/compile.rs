@@ -7,7 +7,7 @@ use crate::error::{Problem, ProblemKind, VariantError};
 use crate::geometry::Geometry;
 use crate::setup::Setup;
 use crate::spec::{Located, VariantSpec};
-use crate::tables::{reach, MoveSet, Rays};
+use crate::tables::{reach, MoveSet, PerSquare, Rays};
 use crate::variant::{
     Attackers, BareKing, Castling, OpeningMode, OpeningMove, PieceType, Stalemate, Variant, MAX_TYPES, WHITE,
 };
@@ -442,7 +442,8 @@ impl Tables {
                 let o = orient(c, s);
                 let back = (-o.0, -o.1);
                 let dir = self.rays.index(back);
-                let limit = (r.range > 1).then(|| (0..128).map(|sq| reach(geo, sq, back, r.range)).collect::<Vec<_>>());
+                let limit =
+                    (r.range > 1).then(|| (0..128).map(|sq| reach(geo, sq, back, r.range)).collect::<PerSquare>());
                 match attackers.riders.iter_mut().find(|(d, rr, _)| *d == dir && rr.is_none() && limit.is_none()) {
                     Some(entry) => entry.2 |= 1 << ty,
                     None => attackers.riders.push((dir, limit, 1 << ty)),

@@ -35,7 +35,7 @@ impl Position {
             if (ms.capture[sq] & pcs).non_empty() {
                 return true;
             }
-            for l in &ms.lame[sq] {
+            for l in ms.lame_leaps(sq) {
                 if pcs.has(l.to as usize) && (l.path & occ).is_empty() {
                     return true;
                 }
@@ -73,7 +73,7 @@ impl Position {
                 continue;
             }
             out |= ms.capture[sq] & pcs;
-            for l in &ms.lame[sq] {
+            for l in ms.lame_leaps(sq) {
                 if pcs.has(l.to as usize) && (l.path & occ).is_empty() {
                     out.set(l.to as usize);
                 }

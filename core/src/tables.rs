@@ -4,30 +4,82 @@ use crate::betza::{lame_path, MoveRule};
 use crate::bitboard::Bitboard;
 use crate::geometry::Geometry;
 
+/// A bitboard per square, indexed without a bounds check (a square is below 128).
+#[derive(Clone, Debug)]
+pub struct PerSquare(Box<[Bitboard; 128]>);
+
+impl PerSquare {
+    pub fn new() -> PerSquare {
+        PerSquare(Box::new([Bitboard::EMPTY; 128]))
+    }
+    pub fn iter(&self) -> impl Iterator<Item = &Bitboard> {
+        self.0.iter()
+    }
+}
+
+impl Default for PerSquare {
+    fn default() -> Self {
+        PerSquare::new()
+    }
+}
+
+impl std::ops::Index<usize> for PerSquare {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn index(&self, sq: usize) -> &Bitboard {
+        &self.0[sq & 127]
+    }
+}
+
+impl std::ops::IndexMut<usize> for PerSquare {
+    #[inline(always)]
+    fn index_mut(&mut self, sq: usize) -> &mut Bitboard {
+        &mut self.0[sq & 127]
+    }
+}
+
+impl FromIterator<Bitboard> for PerSquare {
+    fn from_iter<I: IntoIterator<Item = Bitboard>>(it: I) -> Self {
+        let mut p = PerSquare::new();
+        for (sq, b) in it.into_iter().enumerate().take(128) {
+            p[sq] = b;
+        }
+        p
+    }
+}
+
+/// One direction's rays: the squares from each square along it, and whether square indices
+/// grow along it (then the nearest blocker is the lowest bit).
+#[derive(Clone, Debug)]
+struct Ray {
+    squares: PerSquare,
+    ascending: bool,
+}
+
 /// Empty-board rays, one per step vector that some rider uses (or its reverse).
 #[derive(Clone, Debug)]
 pub struct Rays {
     pub steps: Vec<(i32, i32)>,
-    /// `rays[dir * 128 + sq]`: the squares from `sq` along `steps[dir]`, `sq` excluded.
-    rays: Vec<Bitboard>,
-    /// Whether square indices grow along the ray (then the nearest blocker is the lowest bit).
-    ascending: Vec<bool>,
+    rays: Vec<Ray>,
 }
 
 impl Rays {
     pub fn new(geo: &Geometry, steps: Vec<(i32, i32)>) -> Rays {
-        let mut rays = vec![Bitboard::EMPTY; steps.len() * 128];
-        for (d, &(dx, dy)) in steps.iter().enumerate() {
-            for sq in 0..geo.squares() {
-                let mut s = sq;
-                while let Some(t) = geo.offset(s, dx, dy) {
-                    rays[d * 128 + sq].set(t);
-                    s = t;
+        let rays = steps
+            .iter()
+            .map(|&(dx, dy)| {
+                let mut squares = PerSquare::new();
+                for sq in 0..geo.squares() {
+                    let mut s = sq;
+                    while let Some(t) = geo.offset(s, dx, dy) {
+                        squares[sq].set(t);
+                        s = t;
+                    }
                 }
-            }
-        }
-        let ascending = steps.iter().map(|&(dx, dy)| dy > 0 || (dy == 0 && dx > 0)).collect();
-        Rays { steps, rays, ascending }
+                Ray { squares, ascending: dy > 0 || (dy == 0 && dx > 0) }
+            })
+            .collect();
+        Rays { steps, rays }
     }
 
     pub fn index(&self, step: (i32, i32)) -> usize {
@@ -36,28 +88,30 @@ impl Rays {
 
     #[inline(always)]
     pub fn ray(&self, dir: usize, sq: usize) -> Bitboard {
-        self.rays[dir * 128 + sq]
+        self.rays[dir].squares[sq]
     }
 
     /// The squares a rider reaches from `sq` along `dir`, up to and including the first blocker.
     #[inline(always)]
     pub fn attacks(&self, dir: usize, sq: usize, occ: Bitboard) -> Bitboard {
-        let ray = self.rays[dir * 128 + sq];
+        let r = &self.rays[dir];
+        let ray = r.squares[sq];
         let blockers = ray & occ;
         if blockers.is_empty() {
             return ray;
         }
-        let first = if self.ascending[dir] { blockers.lsb() } else { blockers.msb() };
-        ray ^ self.rays[dir * 128 + first]
+        let first = if r.ascending { blockers.lsb() } else { blockers.msb() };
+        ray ^ r.squares[first]
     }
 
     /// The first occupied square from `sq` along `dir`.
     #[inline(always)]
     pub fn first_blocker(&self, dir: usize, sq: usize, occ: Bitboard) -> Option<usize> {
-        let blockers = self.rays[dir * 128 + sq] & occ;
+        let r = &self.rays[dir];
+        let blockers = r.squares[sq] & occ;
         if blockers.is_empty() {
             None
-        } else if self.ascending[dir] {
+        } else if r.ascending {
             Some(blockers.lsb())
         } else {
             Some(blockers.msb())
@@ -70,7 +124,7 @@ impl Rays {
 pub struct Rider {
     pub dir: usize,
     /// Empty-board reach per square when the range is limited.
-    pub reach: Option<Vec<Bitboard>>,
+    pub reach: Option<PerSquare>,
     pub quiet: bool,
     pub capture: bool,
 }
@@ -87,11 +141,12 @@ pub struct LameLeap {
 /// The moves of one piece type for one side, from every square.
 #[derive(Clone, Debug, Default)]
 pub struct MoveSet {
-    pub quiet: Vec<Bitboard>,
-    pub capture: Vec<Bitboard>,
-    pub en_passant: Vec<Bitboard>,
-    /// Lame leaps per square.
+    pub quiet: PerSquare,
+    pub capture: PerSquare,
+    pub en_passant: PerSquare,
+    /// Lame leaps per square (`any_lame`: whether there are any).
     pub lame: Vec<Vec<LameLeap>>,
+    pub any_lame: bool,
     pub riders: Vec<Rider>,
 }
 
@@ -99,19 +154,13 @@ impl MoveSet {
     /// Compiles rules whose steps are already in this side's orientation.
     pub fn compile(geo: &Geometry, rays: &Rays, rules: &[(MoveRule, Vec<(i32, i32)>)]) -> MoveSet {
         let n = 128;
-        let mut ms = MoveSet {
-            quiet: vec![Bitboard::EMPTY; n],
-            capture: vec![Bitboard::EMPTY; n],
-            en_passant: vec![Bitboard::EMPTY; n],
-            lame: vec![Vec::new(); n],
-            riders: Vec::new(),
-        };
+        let mut ms = MoveSet { lame: vec![Vec::new(); n], ..Default::default() };
         for (rule, steps) in rules {
             for &(dx, dy) in steps {
                 if rule.is_rider() {
                     let dir = rays.index((dx, dy));
                     let reach = (rule.range > 1)
-                        .then(|| (0..n).map(|sq| reach(geo, sq, (dx, dy), rule.range)).collect::<Vec<_>>());
+                        .then(|| (0..n).map(|sq| reach(geo, sq, (dx, dy), rule.range)).collect::<PerSquare>());
                     ms.riders.push(Rider { dir, reach, quiet: rule.quiet, capture: rule.capture });
                     continue;
                 }
@@ -127,6 +176,7 @@ impl MoveSet {
                             .fold(Bitboard::EMPTY, |b, s| b | Bitboard::square(s));
                         if rule.quiet || rule.capture {
                             ms.lame[sq].push(LameLeap { to: to as u8, path, quiet: rule.quiet, capture: rule.capture });
+                            ms.any_lame = true;
                         }
                         continue;
                     }
@@ -171,7 +221,7 @@ impl MoveSet {
                 capture |= a;
             }
         }
-        for l in &self.lame[sq] {
+        for l in self.lame_leaps(sq) {
             if (l.path & occ).is_empty() {
                 if l.quiet {
                     quiet.set(l.to as usize);
@@ -182,6 +232,16 @@ impl MoveSet {
             }
         }
         (quiet, capture)
+    }
+
+    /// The lame leaps from `sq` (none without a look at the table when the piece has none).
+    #[inline(always)]
+    pub fn lame_leaps(&self, sq: usize) -> &[LameLeap] {
+        if self.any_lame {
+            &self.lame[sq]
+        } else {
+            &[]
+        }
     }
 
     pub fn has_lame_capture(&self) -> bool {

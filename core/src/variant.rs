@@ -83,7 +83,7 @@ pub struct Attackers {
     /// (type, reversed non-rider captures, squares the piece must stand on for these).
     pub leapers: Vec<(usize, MoveSet, Option<Bitboard>)>,
     /// (reversed direction, reach limit per square, types riding it as a bit mask).
-    pub riders: Vec<(usize, Option<Vec<Bitboard>>, u32)>,
+    pub riders: Vec<(usize, Option<crate::tables::PerSquare>, u32)>,
 }
 
 pub struct Variant {

@@ -108,6 +108,13 @@ struct Shape {
     around: Vec<Bitboard>,
     /// `shield[colour][sq]`: the three squares just ahead of `sq`.
     shield: [Vec<Bitboard>; 2],
+    /// `support[colour][sq]`: where an own pawn supports one on `sq` (beside it, or
+    /// diagonally behind it).
+    support: [Vec<Bitboard>; 2],
+    /// Steps from the nearest edge file plus the nearest edge rank.
+    centre: Vec<i32>,
+    /// `up[colour][sq]`: the ranks from the side's own back rank.
+    up: [Vec<i32>; 2],
     /// The piece-square class of each square for each colour, how many there are, and how
     /// many a rank has (half the files, the middle one included).
     class: [Vec<usize>; 2],
@@ -203,9 +210,23 @@ impl Shape {
                 })
                 .collect()
         });
+        let centre = (0..geo.squares())
+            .map(|sq| {
+                let (f, r) = (geo.file(sq), geo.rank(sq));
+                (f.min(geo.files - 1 - f) + r.min(geo.ranks - 1 - r)) as i32
+            })
+            .collect();
+        let up = [0, 1].map(|c| {
+            (0..geo.squares())
+                .map(|sq| if c == WHITE { geo.rank(sq) } else { geo.ranks - 1 - geo.rank(sq) } as i32)
+                .collect()
+        });
         Shape {
             phase_value,
             phase_start,
+            support: per_colour(&|df, dr, _| df.abs() == 1 && (dr == 0 || dr == -1)),
+            centre,
+            up,
             front: per_colour(&|df, dr, _| df.abs() <= 1 && dr > 0),
             behind: per_colour(&|df, dr, _| df == 0 && dr < 0),
             neighbour_files: (0..geo.squares()).map(|sq| squares(&|df, _| df.abs() == 1, sq)).collect(),
@@ -531,20 +552,21 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
     let shape = &*w.shape;
     let white = w.side_index(0);
     add(white, white, 1);
-    let geo = v.geometry;
     let occ = pos.occupied();
     let pawns = pos.pawns();
     let mut material = 0;
+    // The endgame partners lie a fixed distance after the middlegame weights.
+    let (table_end, pst_end) = (w.tapered_len(), w.types * w.classes());
     for colour in 0..2 {
         let sign = if colour == WHITE { 1 } else { -1 };
         let own = pos.colour_bb(colour);
         let enemy = pos.colour_bb(1 - colour);
         let own_pawns = pawns & own;
         let enemy_pawns = pawns & enemy;
-        let royals = pos.royals(colour);
         let enemy_zone = pos.royals(1 - colour).into_iter().fold(Bitboard::EMPTY, |z, k| z | shape.around[k]);
         let front = &shape.front[colour];
         let class = &shape.class[colour];
+        let up = &shape.up[colour];
         for ty in 0..types {
             let pcs = pos.pieces(colour, ty);
             if pcs.is_empty() {
@@ -559,17 +581,17 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
             let pawn = piece.pawn;
             // Per group, the sum over this type's pieces: one weight lookup per group and type.
             let mut sums = [0i32; GROUPS.len()];
+            let pst = w.pst_index(ty, 0);
             for sq in pcs {
-                let (f, r) = (geo.file(sq), geo.rank(sq));
-                sums[CENTRE] += (f.min(geo.files - 1 - f) + r.min(geo.ranks - 1 - r)) as i32;
-                let up = if colour == WHITE { r } else { geo.ranks - 1 - r } as i32;
+                sums[CENTRE] += shape.centre[sq];
+                let up = up[sq];
                 sums[ADVANCE] += up;
                 let (q, c) = ms.targets(&v.rays, sq, occ);
                 let reach = (q & !occ) | (c & enemy & !own);
                 sums[MOBILITY] += reach.count() as i32;
                 sums[KING_ATTACK] += ((q | c) & enemy_zone).count() as i32;
-                let j = w.pst_index(ty, class[sq]);
-                add(j, w.end(j), sign);
+                let j = pst + class[sq];
+                add(j, j + pst_end, sign);
                 if pawn {
                     if (front[sq] & enemy_pawns).is_empty() {
                         sums[PASSED] += up;
@@ -577,12 +599,9 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
                     }
                     sums[DOUBLED] += i32::from((shape.behind[colour][sq] & pos.pieces(colour, ty)).non_empty());
                     sums[ISOLATED] += i32::from((shape.neighbour_files[sq] & own_pawns).is_empty());
-                    let beside = shape.neighbour_files[sq] & geo.rank_bb(r);
-                    let defenders = shape.front[1 - colour][sq] & shape.neighbour_files[sq];
-                    let guards = defenders & shape.around[sq];
-                    sums[SUPPORTED] += i32::from(((beside | guards) & own_pawns).non_empty());
+                    sums[SUPPORTED] += i32::from((shape.support[colour][sq] & own_pawns).non_empty());
                 }
-                if royals.has(sq) {
+                if piece.royal {
                     sums[SHELTER] += (shape.shield[colour][sq] & own_pawns).count() as i32;
                 }
             }
@@ -590,7 +609,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
             for (g, &sum) in sums.iter().enumerate().skip(1) {
                 if sum != 0 {
                     let j = w.index(g, ty);
-                    add(j, w.end(j), sign * sum);
+                    add(j, j + table_end, sign * sum);
                 }
             }
         }

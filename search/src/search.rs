@@ -382,8 +382,10 @@ impl Search {
             } else if pos.is_capture(m) || m.promoted().is_some() {
                 let victim = if pos.is_capture(m) { self.value_at(pos, m.to()).min(ROYAL_VALUE) } else { 0 };
                 let promo = m.promoted().map_or(0, |t| self.values[t]);
-                let mvv = 16 * (victim + promo) - self.value_at(pos, m.from()) / 16;
-                if self.see(pos, m) >= 0 {
+                let attacker = self.value_at(pos, m.from());
+                let mvv = 16 * (victim + promo) - attacker / 16;
+                // Taking a piece worth as much as the taker cannot lose: no exchange to count.
+                if victim + promo >= attacker || self.see(pos, m) >= 0 {
                     (1 << 26) + mvv
                 } else {
                     -(1 << 26) + mvv
@@ -459,8 +461,10 @@ impl Search {
         }
         let key = pos.key();
         let mut hash_move = Move::NONE;
+        let mut cached_eval = None;
         if let Some(hit) = self.tt.probe(key) {
             hash_move = hit.mv;
+            cached_eval = Some(hit.eval);
             let s = Self::tt_score_in(hit.score, ply);
             if !is_pv && hit.depth >= depth {
                 match hit.bound {
@@ -471,7 +475,11 @@ impl Search {
                 }
             }
         }
-        let eval = if in_check { -INF } else { evaluate(pos, &self.weights) };
+        let eval = match (in_check, cached_eval) {
+            (true, _) => -INF,
+            (false, Some(e)) => e,
+            (false, None) => evaluate(pos, &self.weights),
+        };
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         // Against a king bare or nearly (one piece left, whose capture may end the game) the
@@ -544,14 +552,13 @@ impl Search {
                 }
             }
             pos.make(m);
-            let gives_check = pos.in_check();
             let score = if i == 0 {
                 -self.pvs(pos, depth - 1, -beta, -alpha, ply + 1, is_pv)
             } else {
                 let mut r = 0;
                 if depth >= 3 && quiet && i >= 2 + usize::from(is_pv) {
                     r = self.reductions[depth as usize][i.min(63)];
-                    r -= i32::from(is_pv) + i32::from(gives_check) + i32::from(scores[i] >= 1 << 25);
+                    r -= i32::from(is_pv) + i32::from(pos.in_check()) + i32::from(scores[i] >= 1 << 25);
                     r += i32::from(!improving);
                     r -= scores[i] / 6000;
                     r = r.clamp(0, depth - 2);
@@ -607,7 +614,7 @@ impl Search {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, Self::tt_score_out(best_score, ply), depth, bound);
+        self.tt.store(key, best_move, Self::tt_score_out(best_score, ply), depth, bound, eval);
         best_score
     }
 
@@ -647,10 +654,10 @@ impl Search {
         if let Some(s) = Self::early_end(pos, ply) {
             return s;
         }
-        if ply >= MAX_PLY - 1 || (qply >= QUIET_LIMIT && !pos.in_check()) {
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 || (qply >= QUIET_LIMIT && !in_check) {
             return evaluate(pos, &self.weights);
         }
-        let in_check = pos.in_check();
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut best = -INF;
         let mut stand_pat = -INF;
@@ -662,7 +669,10 @@ impl Search {
             }
         } else {
             // Stand pat. Stalemate is left to the full-width search.
-            stand_pat = evaluate(pos, &self.weights);
+            stand_pat = match self.tt.probe(pos.key()) {
+                Some(hit) => hit.eval,
+                None => evaluate(pos, &self.weights),
+            };
             best = stand_pat;
             if best >= beta {
                 self.moves[ply] = moves;

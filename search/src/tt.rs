@@ -15,6 +15,8 @@ struct Entry {
     mv: u32,
     score: i32,
     depth: i16,
+    /// The position's static evaluation (it fits: evaluations stay below the mate scores).
+    eval: i16,
     bound: u8,
     age: u8,
 }
@@ -24,6 +26,7 @@ pub struct Hit {
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,
+    pub eval: i32,
 }
 
 pub struct TranspositionTable {
@@ -62,10 +65,11 @@ impl TranspositionTable {
                 2 => Bound::Lower,
                 _ => Bound::Upper,
             },
+            eval: e.eval as i32,
         })
     }
 
-    pub fn store(&mut self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound) {
+    pub fn store(&mut self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound, eval: i32) {
         let age = self.age;
         let e = &mut self.entries[key as usize & self.mask];
         if e.key == key || e.age != age || depth >= e.depth as i32 || bound == Bound::Exact {
@@ -75,6 +79,7 @@ impl TranspositionTable {
                 mv: mv.0,
                 score,
                 depth: depth as i16,
+                eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
                 bound: match bound {
                     Bound::Exact => 1,
                     Bound::Lower => 2,
