@@ -34,6 +34,7 @@ fn bench_selfplay(c: &mut Criterion) {
                         clocks: [None, None],
                         adjudication: Adjudication::default(),
                         record_san: false,
+                        record_evals: false,
                     };
                     let record = play(&game, [white.as_mut(), black.as_mut()]);
                     assert!(record.failure.is_none());

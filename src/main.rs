@@ -1,6 +1,16 @@
 //! The `hoplite` command line: argument parsing only; the work is in `commands`.
 #![forbid(unsafe_code)]
 
+/// `println!` for the command's output. A reader that stops early (`hoplite ... | head`) closes
+/// the pipe; that ends the command quietly, as it ends `ls` or `grep`, instead of a panic.
+macro_rules! outln {
+    ($($arg:tt)*) => { $crate::write_out(format_args!("{}\n", format_args!($($arg)*))) };
+}
+/// `print!` for the command's output, with `outln!`'s handling of a closed pipe.
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::write_out(format_args!($($arg)*)) };
+}
+
 mod commands;
 
 use clap::{Parser, Subcommand};
@@ -29,6 +39,8 @@ enum Command {
     Match(Box<commands::selfplay::MatchArgs>),
     /// Rule configurations of one variant with the same seeds: each side's score and 95% CI.
     Balance(commands::selfplay::BalanceArgs),
+    /// An opening book (EPD, PGN) of distinct random openings that a search scores as level.
+    Book(commands::book::BookArgs),
     /// Combine the shard directories of one run.
     Merge(commands::selfplay::MergeArgs),
     /// Texel tuning: fit piece values (and other weights) to self-play positions.
@@ -59,6 +71,7 @@ fn main() -> ExitCode {
         Command::Selfplay(a) => commands::selfplay::run_selfplay(a),
         Command::Match(a) => commands::selfplay::run_match(*a),
         Command::Balance(a) => commands::selfplay::run_balance(a),
+        Command::Book(a) => commands::book::run(a),
         Command::Merge(a) => commands::selfplay::run_merge(a),
         Command::Tune(a) => commands::tune::run(a),
         Command::Report { dir, out } => commands::report(&dir, out),
@@ -74,5 +87,17 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Writes to stdout; a closed pipe ends the process with success, any other failure with an error.
+fn write_out(args: std::fmt::Arguments) {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write the output: {e}");
+        std::process::exit(1);
     }
 }

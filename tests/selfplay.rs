@@ -53,7 +53,7 @@ fn same_seed_same_bytes_for_one_and_two_threads() {
     let games = std::fs::read_to_string(a.join("games.csv")).unwrap();
     assert_eq!(games.lines().count(), 11);
     assert!(games.starts_with(
-        "game_id,variant,config,seed,white,black,opening_fen,result,termination,plies,final_fen,nodes,duration_ms\n"
+        "game_id,variant,config,seed,white,black,opening_fen,result,termination,plies,final_fen,nodes,duration_ms,branching,evals\n"
     ));
     let summary = std::fs::read_to_string(a.join("summary.csv")).unwrap();
     assert!(summary
@@ -245,32 +245,87 @@ fn an_sprt_stops_a_match_once_it_decides() {
 }
 
 /// A run directory written by hoplite 0.1 (checked in) resumes under today's binary with the
-/// same arguments, and merges: its run.toml is read and upgraded.
+/// same arguments, and merges: its run.toml is read and upgraded, its CSV files get today's
+/// columns with the old rows unchanged.
 #[test]
 fn a_run_of_hoplite_0_1_resumes_and_merges() {
+    use hoplite_formats::{csvfile, GameRow, SummaryRow};
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/runs-0.1/selfplay");
-    let d = tmp("old-run");
-    std::fs::create_dir_all(&d).unwrap();
-    for f in ["games.csv", "positions.csv", "summary.csv", "games.pgn", "run.toml"] {
-        std::fs::copy(fixture.join(f), d.join(f)).unwrap();
-    }
-    let out = d.display().to_string();
-    let args = ["selfplay", "--variant", "chess", "--games", "4", "--nodes", "200", "--max-plies", "40"];
-    let more = ["--seed", "3", "--pgn", "--threads", "1", "--out", &out, "--resume"];
-    ok(&args.iter().chain(&more).copied().collect::<Vec<_>>());
-    for f in ["games.csv", "positions.csv", "games.pgn"] {
+    let copy = |name: &str| {
+        let d = tmp(name);
+        std::fs::create_dir_all(&d).unwrap();
+        for f in ["games.csv", "positions.csv", "summary.csv", "games.pgn", "run.toml"] {
+            std::fs::copy(fixture.join(f), d.join(f)).unwrap();
+        }
+        d
+    };
+    let games = |dir: &Path| -> Vec<GameRow> { csvfile::read(&dir.join("games.csv")).unwrap() };
+    let summary = |dir: &Path| -> Vec<SummaryRow> { csvfile::read(&dir.join("summary.csv")).unwrap() };
+    let resume = |d: &Path| {
+        let out = d.display().to_string();
+        let args = ["selfplay", "--variant", "chess", "--games", "4", "--nodes", "200", "--max-plies", "40"];
+        let more = ["--seed", "3", "--pgn", "--threads", "1", "--out", &out, "--resume"];
+        ok(&args.iter().chain(&more).copied().collect::<Vec<_>>());
+    };
+    let d = copy("old-run");
+    resume(&d);
+    assert_eq!(games(&fixture), games(&d));
+    let header = csvfile::header::<GameRow>().join(",") + "\n";
+    assert!(std::fs::read_to_string(d.join("games.csv")).unwrap().starts_with(&header));
+    for f in ["positions.csv", "games.pgn"] {
         assert_eq!(std::fs::read(fixture.join(f)).unwrap(), std::fs::read(d.join(f)).unwrap(), "{f}");
     }
-    // The summary gained columns for the players' failures: the same figures, and zeros.
-    let summary = |dir: &Path| -> Vec<hoplite_formats::SummaryRow> {
-        hoplite_formats::csvfile::read(&dir.join("summary.csv")).unwrap()
+    // The summary gained columns: the players' failures (zeros), what the row is of, and the
+    // game-quality measures; the old columns keep their figures.
+    let (old, new) = (summary(&fixture), summary(&d));
+    let n = &new[0];
+    let kept = SummaryRow {
+        base: n.base.clone(),
+        player: n.player.clone(),
+        budget: n.budget.clone(),
+        length_sd: n.length_sd,
+        balance: n.balance,
+        drawishness: n.drawishness,
+        completion: n.completion,
+        ..old[0].clone()
     };
-    assert_eq!(summary(&fixture), summary(&d));
-    let o = hoplite(&["selfplay", "--variant", "chess", "--games", "5", "--nodes", "200", "--out", &out, "--resume"]);
+    assert_eq!(new, [kept]);
+    assert_eq!((n.base.as_str(), n.player.as_str(), n.budget.as_str()), ("default", "hoplite", "nodes 200"));
+    // 0 wins, 3 draws, 1 loss: White scores 0.375, so balance is 1 - 2 * 0.125.
+    assert_eq!((n.balance.0, n.drawishness.0, n.completion.0), (0.75, 0.75, 0.25));
+    assert_eq!(n.lead_changes, None, "no evaluations were kept");
+    let o = hoplite(&[
+        "selfplay",
+        "--variant",
+        "chess",
+        "--games",
+        "5",
+        "--nodes",
+        "200",
+        "--out",
+        &d.display().to_string(),
+        "--resume",
+    ]);
     assert!(!o.status.success(), "other arguments are refused");
     let merged = tmp("old-merged");
     ok(&["merge", fixture.to_str().unwrap(), "--out", merged.to_str().unwrap()]);
-    assert_eq!(std::fs::read(fixture.join("games.csv")).unwrap(), std::fs::read(merged.join("games.csv")).unwrap());
+    assert_eq!(std::fs::read(d.join("games.csv")).unwrap(), std::fs::read(merged.join("games.csv")).unwrap());
+
+    // A run stopped in its last game: the old rows stay, the game is played again and
+    // appended in today's columns, its positions once.
+    let d = copy("old-run-torn");
+    let text = std::fs::read_to_string(d.join("games.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::write(d.join("games.csv"), lines[..lines.len() - 1].join("\n") + "\n").unwrap();
+    resume(&d);
+    let (before, after) = (games(&fixture), games(&d));
+    assert_eq!((after.len(), after[3].game_id), (4, 3));
+    assert_eq!(before[..3], after[..3]);
+    assert!(after[3].branching.is_some() && before[3].branching.is_none());
+    let positions = std::fs::read_to_string(d.join("positions.csv")).unwrap();
+    let mut ids: Vec<&str> = positions.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    ids.dedup();
+    assert_eq!(ids, ["0", "1", "2", "3"]);
 }
 
 /// The hundredth quiet ply mates: a game from that position ends in checkmate, not a draw.

@@ -97,6 +97,20 @@ impl Termination {
         Termination::Timeout,
         Termination::TimeForfeit,
     ];
+    /// Whether a rule of the game ended it (not the ply limit, the adjudicator or a player's
+    /// failure).
+    pub fn by_rule(self) -> bool {
+        matches!(
+            self,
+            Termination::Checkmate
+                | Termination::Stalemate
+                | Termination::Repetition
+                | Termination::FiftyMoves
+                | Termination::InsufficientMaterial
+                | Termination::BareKing
+        )
+    }
+
     /// The name used in games.csv.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -67,8 +67,7 @@ impl Position {
 
     /// Reads a FEN and checks that its position can be played (see `from_setup`).
     pub fn from_fen(variant: &Arc<Variant>, fen: &str) -> Result<Position, FenError> {
-        let letters: Vec<char> = variant.pieces.iter().map(|p| p.letter).collect();
-        let setup = Setup::parse(&variant.geometry, &letters, fen)?;
+        let setup = variant.parse_setup(fen)?;
         Position::from_setup(variant, &setup).map_err(|e| FenError { fen: fen.to_string(), kind: e.into() })
     }
 
@@ -228,38 +227,11 @@ impl Position {
     pub fn to_fen(&self) -> String {
         let v = &*self.variant;
         let geo = v.geometry;
-        let mut s = String::new();
-        for rank in (0..geo.ranks).rev() {
-            let mut empty = 0;
-            for file in 0..geo.files {
-                let p = self.board[geo.square(file, rank)];
-                if p == 0 {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    s += &empty.to_string();
-                    empty = 0;
-                }
-                s.push(v.letter(code_colour(p), code_type(p)));
-            }
-            if empty > 0 {
-                s += &empty.to_string();
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
-        s.push_str(if self.side == WHITE { " w " } else { " b " });
-        if self.castling == 0 {
-            s.push('-');
-        }
-        for (i, c) in ['K', 'Q', 'k', 'q'].iter().enumerate() {
-            if self.castling >> i & 1 != 0 {
-                s.push(*c);
-            }
-        }
-        s.push(' ');
+        let mut s = crate::setup::placement_text(&geo, |sq| {
+            let p = self.board[sq];
+            (p != 0).then(|| v.letter(code_colour(p), code_type(p)))
+        });
+        s.push_str(&crate::setup::side_and_castling(self.side, self.castling));
         if self.ep.is_empty() {
             s.push('-');
         }

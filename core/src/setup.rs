@@ -78,7 +78,70 @@ pub fn parse_placement(geo: &Geometry, letters: &[char], text: &str) -> Result<V
     Ok(out)
 }
 
+/// The placement field of a board whose squares hold `letter(sq)`.
+pub fn placement_text(geo: &Geometry, letter: impl Fn(usize) -> Option<char>) -> String {
+    let mut s = String::new();
+    for rank in (0..geo.ranks).rev() {
+        let mut empty = 0;
+        for file in 0..geo.files {
+            let Some(l) = letter(geo.square(file, rank)) else {
+                empty += 1;
+                continue;
+            };
+            if empty > 0 {
+                s += &empty.to_string();
+                empty = 0;
+            }
+            s.push(l);
+        }
+        if empty > 0 {
+            s += &empty.to_string();
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s
+}
+
+/// The side-to-move and castling fields, with the spaces around them.
+/// ` w KQkq ` (the spaces around it included).
+pub fn side_and_castling(side: usize, castling: u8) -> String {
+    let mut s = String::from(if side == WHITE { " w " } else { " b " });
+    if castling == 0 {
+        s.push('-');
+    }
+    for (i, c) in ['K', 'Q', 'k', 'q'].iter().enumerate() {
+        if castling >> i & 1 != 0 {
+            s.push(*c);
+        }
+    }
+    s.push(' ');
+    s
+}
+
 impl Setup {
+    /// The FEN of this setup; `letters` are the variant's lower-case piece letters.
+    pub fn to_fen(&self, geo: &Geometry, letters: &[char]) -> String {
+        let mut s = placement_text(geo, |sq| {
+            self.pieces.iter().find(|p| p.0 == sq).map(|&(_, c, t)| {
+                if c == WHITE {
+                    letters[t].to_ascii_uppercase()
+                } else {
+                    letters[t]
+                }
+            })
+        });
+        s += &side_and_castling(self.side, self.castling);
+        if self.en_passant.is_empty() {
+            s.push('-');
+        }
+        for sq in self.en_passant {
+            s += &geo.name(sq);
+        }
+        s + &format!(" {} {}", self.halfmove, self.fullmove)
+    }
+
     /// Reads a FEN: placement, then side, castling, en passant and the two counters, each of
     /// which may be left out (`w - - 0 1`).
     pub fn parse(geo: &Geometry, letters: &[char], fen: &str) -> Result<Setup, FenError> {
@@ -127,5 +190,32 @@ impl Setup {
             None => 1,
         };
         Ok(Setup { pieces, side, castling, en_passant, halfmove, fullmove })
+    }
+}
+
+impl Setup {
+    /// The colour mirror: ranks reversed, colours and castling rights exchanged, the other
+    /// side to move. Every line of play is the same with the colours renamed, so a perft of
+    /// the mirror equals the original's.
+    pub fn colour_mirror(&self, geo: &Geometry) -> Setup {
+        let mirror = |sq: usize| geo.square(geo.file(sq), geo.ranks - 1 - geo.rank(sq));
+        let mut en_passant = Bitboard::EMPTY;
+        for sq in self.en_passant {
+            en_passant.set(mirror(sq));
+        }
+        Setup {
+            pieces: self.pieces.iter().map(|&(sq, c, t)| (mirror(sq), 1 - c, t)).collect(),
+            side: 1 - self.side,
+            castling: (self.castling >> 2) | ((self.castling & 3) << 2),
+            en_passant,
+            ..*self
+        }
+    }
+
+    /// The armies exchanged: the colour mirror with the same side to move, so that the army
+    /// that moved second now moves first. An en-passant square belonged to the other side's
+    /// last move and is dropped.
+    pub fn swap_armies(&self, geo: &Geometry) -> Setup {
+        Setup { side: self.side, en_passant: Bitboard::EMPTY, ..self.colour_mirror(geo) }
     }
 }

@@ -167,6 +167,22 @@ impl Variant {
         s
     }
 
+    /// The piece letters, lower case, by type.
+    pub fn letters(&self) -> Vec<char> {
+        self.pieces.iter().map(|p| p.letter).collect()
+    }
+
+    /// Reads a FEN of this variant without checking that it can be played.
+    pub fn parse_setup(&self, fen: &str) -> Result<crate::Setup, crate::FenError> {
+        crate::Setup::parse(&self.geometry, &self.letters(), fen)
+    }
+
+    /// `fen` with the armies exchanged (`Setup::swap_armies`); not checked, as it is a
+    /// position of another variant (one whose setup is swapped too).
+    pub fn swap_armies(&self, fen: &str) -> Result<String, crate::FenError> {
+        Ok(self.parse_setup(fen)?.swap_armies(&self.geometry).to_fen(&self.geometry, &self.letters()))
+    }
+
     pub fn letter(&self, colour: usize, ty: usize) -> char {
         let l = self.pieces[ty].letter;
         if colour == WHITE {

@@ -110,7 +110,7 @@ fn mutate_board(rng: &mut ChaCha8Rng, v: &Variant, fen: &str) -> String {
             file += 1;
         }
     }
-    let letters: Vec<char> = v.pieces.iter().map(|p| p.letter).collect();
+    let letters = v.letters();
     let n = grid.len();
     for _ in 0..rng.gen_range(1..=4) {
         let sq = rng.gen_range(0..n);

@@ -6,6 +6,14 @@ use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 #[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
 pub struct Decimal<const P: usize>(pub f64);
 
+impl<const P: usize> Decimal<P> {
+    /// `x` as it reads back from its text: a total made from rows in memory then equals one
+    /// made from the file (a merge's).
+    pub fn rounded(x: f64) -> Self {
+        Decimal(format!("{x:.P$}").parse().expect("a formatted number parses"))
+    }
+}
+
 impl<const P: usize> Serialize for Decimal<P> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&format!("{:.*}", P, self.0))

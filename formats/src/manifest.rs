@@ -31,6 +31,23 @@ impl RunKind {
     }
 }
 
+/// The order a run takes its book's positions in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BookOrder {
+    /// As the file lists them (game `i` starts from position `i`, cycling).
+    Sequential,
+    /// Shuffled by the run's seed.
+    #[default]
+    Shuffled,
+}
+
+impl BookOrder {
+    fn is_shuffled(&self) -> bool {
+        *self == BookOrder::Shuffled
+    }
+}
+
 /// What chooses a side's moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -81,6 +98,9 @@ pub struct Manifest {
     pub random_plies: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub book: Option<String>,
+    /// The order the book's positions are taken in.
+    #[serde(default, skip_serializing_if = "BookOrder::is_shuffled")]
+    pub book_order: BookOrder,
     pub max_plies: u32,
     /// (centipawns, moves)
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -90,6 +110,9 @@ pub struct Manifest {
     pub draw: Option<(i32, u32, u32)>,
     pub pgn: bool,
     pub timing: bool,
+    /// Whether games.csv keeps the players' evaluations.
+    #[serde(default)]
+    pub evals: bool,
     pub tt_mb: usize,
     /// `K/N`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,6 +123,9 @@ pub struct Manifest {
     /// The engines.toml given on the command line (players record all they took from it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engines: Option<String>,
+    /// A strength ladder: every configuration is played at each of these budgets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ladder: Vec<Budget>,
     /// One player (selfplay, balance) or two (match: A, then B).
     pub players: Vec<PlayerRecord>,
 }
@@ -173,15 +199,18 @@ impl V1 {
             seed: self.seed,
             random_plies: self.random_plies,
             book: self.book,
+            book_order: BookOrder::Shuffled,
             max_plies: self.max_plies,
             resign: self.resign,
             draw: self.draw,
             pgn: self.pgn,
             timing: self.timing,
+            evals: false,
             tt_mb: self.tt_mb,
             shard: self.shard,
             sprt: self.sprt.filter(|s| !s.is_empty()),
             engines: None,
+            ladder: Vec::new(),
             players,
         })
     }
@@ -262,7 +291,7 @@ impl Manifest {
         if self.command == RunKind::Balance {
             s = s.replacen("hoplite balance", "hoplite balance CONFIG.toml", 1);
         }
-        for (on, name) in [(self.pgn, "pgn"), (self.timing, "timing")] {
+        for (on, name) in [(self.pgn, "pgn"), (self.timing, "timing"), (self.evals, "evals")] {
             if on {
                 s.push_str(&format!(" --{name}"));
             }

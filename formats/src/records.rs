@@ -21,6 +21,14 @@ pub struct GameRow {
     pub nodes: u64,
     /// Empty unless timing was asked for: wall time would make runs differ byte for byte.
     pub duration_ms: Option<u64>,
+    /// The mean number of legal moves in the game's positions after the opening (absent in
+    /// files of hoplite 0.1).
+    #[serde(default)]
+    pub branching: Option<Decimal<2>>,
+    /// With `--evals`: the players' scores after the opening, a ply each, in centipawns from
+    /// White's view, space-separated.
+    #[serde(default)]
+    pub evals: Option<String>,
 }
 
 /// A result as White's score: `1`, `0.5` or `0` (the tuner's target).
@@ -87,6 +95,33 @@ pub struct SummaryRow {
     pub timeout: u64,
     #[serde(default)]
     pub time_forfeit: u64,
+    /// What the row is of: the rule configuration, the player and its budget (a ladder has a
+    /// row for each budget, a cross-engine run one for each player).
+    #[serde(default)]
+    pub base: String,
+    #[serde(default)]
+    pub player: String,
+    #[serde(default)]
+    pub budget: String,
+    /// Game quality (docs/quality.md): the spread of game length, the mean branching factor,
+    /// balance (1 − 2·|White's score − ½|), drawishness (the share of draws), completion (the
+    /// share of games a rule of the game ended), and, from the players' evaluations when the
+    /// run kept them, the mean lead changes a game and decisiveness (the mean share of a
+    /// decided game played before its winner stayed ahead for good).
+    #[serde(default)]
+    pub length_sd: Decimal<2>,
+    #[serde(default)]
+    pub branching: Decimal<2>,
+    #[serde(default)]
+    pub balance: Decimal<4>,
+    #[serde(default)]
+    pub drawishness: Decimal<4>,
+    #[serde(default)]
+    pub completion: Decimal<4>,
+    #[serde(default)]
+    pub lead_changes: Option<Decimal<2>>,
+    #[serde(default)]
+    pub decisiveness: Option<Decimal<4>>,
 }
 
 impl SummaryRow {
@@ -135,6 +170,11 @@ pub struct MatchRow {
     pub a_score: Decimal<4>,
     pub elo: Decimal<2>,
     pub elo_error: Decimal<2>,
+    /// Normalized Elo (from the pairs) and its 95% error; absent in hoplite 0.1's files.
+    #[serde(default)]
+    pub nelo: Option<Decimal<2>>,
+    #[serde(default)]
+    pub nelo_error: Option<Decimal<2>>,
     pub los: Decimal<4>,
     pub draw_rate: Decimal<4>,
     pub penta_0: u64,
@@ -164,12 +204,12 @@ mod tests {
     fn headers_come_from_the_types() {
         assert_eq!(
             header::<GameRow>().join(","),
-            "game_id,variant,config,seed,white,black,opening_fen,result,termination,plies,final_fen,nodes,duration_ms"
+            "game_id,variant,config,seed,white,black,opening_fen,result,termination,plies,final_fen,nodes,duration_ms,branching,evals"
         );
         assert_eq!(header::<PositionRow>().join(","), "game_id,ply,fen,result");
         let summary = header::<SummaryRow>();
         let ends: Vec<&str> = Termination::ALL.iter().map(|t| t.as_str()).collect();
-        assert_eq!(summary[9..], ends[..], "a column per termination, in order");
+        assert_eq!(summary[9..9 + ends.len()], ends[..], "a column per termination, in order");
     }
 
     #[test]
@@ -185,6 +225,8 @@ mod tests {
             a_score: Decimal(0.5),
             elo: Decimal(0.0),
             elo_error: Decimal(1.5),
+            nelo: Some(Decimal(0.0)),
+            nelo_error: Some(Decimal(2.5)),
             los: Decimal(0.5),
             draw_rate: Decimal(0.0),
             penta_0: 0,

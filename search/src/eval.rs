@@ -337,7 +337,7 @@ impl Weights {
         let classes = shape.classes;
         let mut w = Weights {
             types,
-            letters: v.pieces.iter().map(|p| p.letter).collect(),
+            letters: v.letters(),
             values: vec![0; (2 * GROUPS.len() - 1) * types + 2 * types * classes + SIDE.len()],
             shape: Arc::new(shape),
         };

@@ -3,13 +3,14 @@
 
 use crate::error::RunError;
 use crate::openings::{game_seed, Openings, SharedCache};
+use crate::output::ConfigInfo;
 use crate::run::{count_white, Job, Plan, Progress, Run, RunReport};
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::spec::toml_at;
-use hoplite_core::Variant;
+use hoplite_core::{Position, Variant};
 use hoplite_formats::manifest::RunKind;
 use serde::Deserialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 #[derive(Deserialize)]
@@ -18,26 +19,64 @@ pub struct BalanceFile {
     /// Built-in name or variant file (relative to the config file).
     pub variant: String,
     pub games: Option<u64>,
-    pub nodes: Option<u64>,
-    pub depth: Option<u32>,
+    /// Nodes per move, or a ladder of them (`[1000, 4000, 16000]`).
+    pub nodes: Option<OneOrMore<u64>>,
+    /// Depth per move, or a ladder of depths.
+    pub depth: Option<OneOrMore<u32>>,
     pub random_plies: Option<u32>,
     pub seed: Option<u64>,
     pub max_plies: Option<u32>,
+    /// An opening book (relative to the config file).
+    pub book: Option<String>,
+    /// Who plays every configuration against itself: `hoplite`, `random` or engines of
+    /// engines.toml (default: hoplite).
+    pub players: Option<Vec<String>>,
     pub configs: Vec<ConfigEntry>,
+}
+
+/// A value or a list of them.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMore<T> {
+    One(T),
+    More(Vec<T>),
+}
+
+impl<T: Copy> OneOrMore<T> {
+    pub fn to_vec(&self) -> Vec<T> {
+        match self {
+            OneOrMore::One(v) => vec![*v],
+            OneOrMore::More(v) => v.clone(),
+        }
+    }
 }
 
 #[derive(Deserialize)]
 pub struct ConfigEntry {
     pub name: String,
+    /// The armies exchange colours (the setup's colour mirror, the same side to move), so
+    /// that the army that moved second moves first.
+    #[serde(default)]
+    pub swap_armies: bool,
     /// Anything a variant file may say, laid over the base variant.
     #[serde(flatten)]
     pub overrides: toml::Table,
 }
 
+/// A configuration: its name, its rules, and whether its armies are swapped (book positions
+/// are then swapped too).
+pub struct Config {
+    pub name: String,
+    pub variant: Arc<Variant>,
+    pub swapped: bool,
+}
+
 pub struct Balance {
     pub file: BalanceFile,
     pub text: String,
-    pub configs: Vec<(String, Arc<Variant>)>,
+    /// The directory of the config file, which its paths are relative to.
+    pub dir: PathBuf,
+    pub configs: Vec<Config>,
 }
 
 /// Reads a balance config and builds each configuration's variant.
@@ -50,78 +89,167 @@ pub fn load(path: &Path) -> Result<Balance, RunError> {
     if file.configs.is_empty() {
         return Err(RunError::Config { at: label, message: "no [[configs]]".into() });
     }
+    let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let base = if hoplite_core::variant::builtin_names().contains(&file.variant.as_str()) {
         file.variant.clone()
     } else {
-        path.parent().unwrap_or(Path::new(".")).join(&file.variant).display().to_string()
+        dir.join(&file.variant).display().to_string()
     };
-    let mut configs = Vec::new();
+    let mut configs: Vec<Config> = Vec::new();
     for c in &file.configs {
         let bad = |message: String| RunError::Config { at: format!("{label}: config '{}'", c.name), message };
-        if configs.iter().any(|(n, _)| n == &c.name) {
+        if configs.iter().any(|k| k.name == c.name) {
             return Err(bad("named twice".into()));
         }
-        let overlay = toml::to_string(&c.overrides).map_err(|e| bad(e.to_string()))?;
-        let src = format!("extends = {base:?}\n{overlay}");
-        let v = Variant::from_toml(&format!("{label} [configs '{}']", c.name), &src)?;
-        configs.push((c.name.clone(), v));
+        let build = |overrides: &toml::Table| -> Result<Arc<Variant>, RunError> {
+            let overlay = toml::to_string(overrides).map_err(|e| bad(e.to_string()))?;
+            let src = format!("extends = {base:?}\n{overlay}");
+            Ok(Variant::from_toml(&format!("{label} [configs '{}']", c.name), &src)?)
+        };
+        let mut variant = build(&c.overrides)?;
+        if c.swap_armies {
+            if !variant.opening_moves.is_empty() {
+                return Err(bad("swap_armies cannot mirror a variant's opening_moves".into()));
+            }
+            let mut overrides = c.overrides.clone();
+            let swapped = variant.swap_armies(&variant.setup)?;
+            overrides.insert("setup".into(), toml::Value::String(swapped));
+            variant = build(&overrides)?;
+        }
+        configs.push(Config { name: c.name.clone(), variant, swapped: c.swap_armies });
     }
-    Ok(Balance { file, text, configs })
+    Ok(Balance { file, text, dir, configs })
+}
+
+impl Balance {
+    /// The book the file names, relative to it.
+    pub fn book(&self) -> Option<PathBuf> {
+        self.file.book.as_ref().map(|b| self.dir.join(b))
+    }
+
+    /// The start of book position `fen` in configuration `c`.
+    fn start_in(&self, c: &Config, fen: &str) -> Result<String, hoplite_core::FenError> {
+        let fen = if c.swapped { self.configs[0].variant.swap_armies(fen)? } else { fen.to_string() };
+        Ok(Position::from_fen(&c.variant, &fen)?.to_fen())
+    }
+
+    /// Pairs of configurations that differ only by `swap_armies`: (original, swapped).
+    pub fn swaps(&self) -> Vec<(usize, usize)> {
+        let entries = &self.file.configs;
+        let mut out = Vec::new();
+        for (s, e) in entries.iter().enumerate().filter(|(_, e)| e.swap_armies) {
+            if let Some(o) = entries.iter().position(|o| !o.swap_armies && o.overrides == e.overrides) {
+                out.push((o, s));
+            }
+        }
+        out
+    }
 }
 
 struct Configurations<'a> {
     balance: &'a Balance,
     openings: Openings,
+    /// Book starts per configuration, in file order (none without a book: each
+    /// configuration starts from its own setup).
+    starts: Vec<Vec<Arc<str>>>,
+    labels: Vec<Arc<str>>,
+    players: usize,
+    rungs: usize,
     games: u64,
     seed: u64,
 }
 
 impl Plan for Configurations<'_> {
     fn games(&self) -> u64 {
-        self.balance.configs.len() as u64 * self.games
+        (self.balance.configs.len() * self.players * self.rungs) as u64 * self.games
     }
 
-    /// Game `c * games + i` of configuration `c` uses the seed and opening of index `i`. The
-    /// opening is drawn in the first configuration; where it is not legal under another's
-    /// rules, that configuration draws its own from the same seed.
+    /// Game `((c * players + p) * rungs + r) * games + i` is configuration `c` played by
+    /// player `p` at rung `r`, with the seed and opening of index `i`. The opening is drawn in
+    /// the first configuration; where its moves are not legal under another's rules, that
+    /// configuration draws its own from the same seed.
     fn job(&self, id: u64, cache: &mut SharedCache) -> Job {
-        let (c, i) = ((id / self.games) as usize, id % self.games);
+        let i = id % self.games;
+        let row = (id / self.games) as usize;
+        let seat = row % (self.players * self.rungs);
+        let c = row / (self.players * self.rungs);
         let seed = game_seed(self.seed, i);
-        let (name, variant) = &self.balance.configs[c];
+        let config = &self.balance.configs[c];
+        let mut opening = self.openings.shared(&self.balance.configs[0].variant, i, seed, cache);
+        opening.start_fen = match self.starts.get(c) {
+            Some(starts) => starts[self.openings.book_index(i)].clone(),
+            None => config.variant.setup.as_str().into(),
+        };
         Job {
             game_id: id,
-            config: name.as_str().into(),
-            variant: variant.clone(),
+            config: self.labels[row].clone(),
+            variant: config.variant.clone(),
             seed,
-            opening: self.openings.shared(&self.balance.configs[0].1, i, seed, cache),
-            white: 0,
-            black: 0,
+            opening,
+            white: seat,
+            black: seat,
         }
     }
 }
-
-/// Runs every configuration with the same player on both sides.
+/// Runs every configuration with each player on both sides, at each rung of the ladder.
 pub fn run(
     b: &Balance,
-    player: &PlayerSpec,
+    players: &[PlayerSpec],
     opts: &RunOptions,
     progress: impl FnMut(&Progress),
 ) -> Result<RunReport, RunError> {
-    let first = &b.configs[0].1;
-    for (_, v) in &b.configs {
-        player.check(v)?;
+    for (k, p) in players.iter().enumerate() {
+        if players[..k].iter().any(|q| q.name() == p.name()) {
+            return Err(RunError::Usage(format!("player '{}' is named twice", p.name())));
+        }
+        for c in &b.configs {
+            p.check(&c.variant)?;
+        }
     }
-    let mut manifest = opts.manifest(RunKind::Balance, &[player]);
+    let first = &b.configs[0].variant;
+    let mut manifest = opts.manifest(RunKind::Balance, &players.iter().collect::<Vec<_>>());
     manifest.config = Some(b.text.clone());
+    let seats: Vec<(PlayerSpec, String)> = players.iter().flat_map(|p| opts.rungs(p)).collect();
+    let rungs = seats.len() / players.len().max(1);
+    let several = [b.configs.len() > 1, players.len() > 1, rungs > 1];
+    let infos: Vec<ConfigInfo> = b
+        .configs
+        .iter()
+        .flat_map(|c| seats.iter().map(|(p, budget)| ConfigInfo::new(&c.name, p.name(), budget, several)))
+        .collect();
+    let openings = Openings::new(first, opts)?;
+    let mut starts = Vec::new();
+    if let Some(path) = opts.book.as_ref().filter(|_| !openings.book().is_empty()) {
+        for c in &b.configs {
+            let mut list = Vec::new();
+            for e in openings.book() {
+                let start = b.start_in(c, &e.fen).map_err(|err| RunError::Book {
+                    path: path.display().to_string(),
+                    line: e.line,
+                    message: format!("in configuration '{}': {err}", c.name),
+                })?;
+                list.push(start.into());
+            }
+            starts.push(list);
+        }
+    }
     let run = Run {
         settings: opts.settings(),
         manifest,
-        players: vec![player.clone()],
-        configs: b.configs.iter().map(|(n, _)| n.clone()).collect(),
+        players: seats.iter().map(|(p, _)| p.clone()).collect(),
+        configs: infos.clone(),
         variant_name: first.name.clone(),
     };
-    let openings = Openings::new(first, opts.book.as_deref(), opts.seed, opts.random_plies)?;
-    let plan = Configurations { balance: b, openings, games: opts.games, seed: opts.seed };
+    let plan = Configurations {
+        balance: b,
+        openings,
+        starts,
+        labels: infos.iter().map(|i| i.label.as_str().into()).collect(),
+        players: players.len(),
+        rungs,
+        games: opts.games,
+        seed: opts.seed,
+    };
     run.execute(&plan, count_white(), progress)
 }
 

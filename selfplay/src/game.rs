@@ -44,6 +44,8 @@ pub struct Game<'a> {
     pub adjudication: Adjudication,
     /// Keep the moves in SAN (for PGN).
     pub record_san: bool,
+    /// Keep the players' evaluations, a ply each.
+    pub record_evals: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -70,6 +72,10 @@ pub struct GameRecord {
     pub opening_san: Vec<String>,
     /// The side whose player failed, and how (it lost the game).
     pub failure: Option<(usize, PlayerError)>,
+    /// The mean number of legal moves in the positions the players moved in.
+    pub branching: f64,
+    /// The players' evaluations after each move, centipawns from White's view (when asked).
+    pub evals: Vec<i32>,
 }
 
 /// Counts the plies in a row that the scores stayed beyond the adjudicator's thresholds.
@@ -127,6 +133,8 @@ pub fn forfeit(g: &Game, side: usize, error: PlayerError) -> GameRecord {
         san: Vec::new(),
         opening_san: Vec::new(),
         failure: Some((side, error)),
+        branching: 0.0,
+        evals: Vec::new(),
     }
 }
 
@@ -152,6 +160,7 @@ pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> GameRecord {
     let mut adjudicator = Adjudicator::default();
     let mut legal = Vec::new();
     let mut failure = None;
+    let (mut legal_total, mut evals) = (0usize, Vec::new());
     let mut remaining = g.clocks.map(|c| c.map(|c| c.base));
     let (result, termination) = loop {
         if let Some(end) = pos.outcome() {
@@ -199,9 +208,13 @@ pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> GameRecord {
             *left = left.saturating_sub(spent) + c.increment;
         }
         nodes += reply.nodes;
+        legal_total += legal.len();
         // A player that gives no score (the random mover) counts as calling it level.
         let score = reply.score.unwrap_or(0);
         let white_score = if side == WHITE { score } else { -score };
+        if g.record_evals {
+            evals.push(white_score);
+        }
         if let Some(r) = adjudicator.after(&g.adjudication, pos.ply() as u32, white_score) {
             break (r, Termination::Adjudication);
         }
@@ -231,6 +244,8 @@ pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> GameRecord {
         san,
         opening_san,
         failure,
+        branching: legal_total as f64 / plies.max(1) as f64,
+        evals,
     }
 }
 
@@ -257,6 +272,7 @@ mod tests {
             clocks: [None, None],
             adjudication,
             record_san: true,
+            record_evals: true,
         };
         play(&g, [w.as_mut(), b.as_mut()])
     }

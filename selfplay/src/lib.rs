@@ -12,6 +12,7 @@ pub mod openings;
 pub mod output;
 pub mod pgn;
 pub mod player;
+pub mod quality;
 pub mod run;
 pub mod selfplay;
 pub mod stats;
@@ -21,8 +22,8 @@ pub use player::PlayerSpec;
 pub use run::{parse_shard, Progress, RunReport};
 
 use game::Adjudication;
-use hoplite_formats::manifest::{RunKind, FORMAT};
-use hoplite_formats::Manifest;
+use hoplite_formats::manifest::{BookOrder, RunKind, FORMAT};
+use hoplite_formats::{Budget, Manifest};
 use output::Tallies;
 use std::path::PathBuf;
 
@@ -34,6 +35,7 @@ pub struct RunOptions {
     pub seed: u64,
     pub random_plies: u32,
     pub book: Option<PathBuf>,
+    pub book_order: BookOrder,
     pub out: PathBuf,
     pub pgn: bool,
     pub resume: bool,
@@ -44,6 +46,10 @@ pub struct RunOptions {
     pub tt_megabytes: usize,
     /// The engines.toml given on the command line, for run.toml.
     pub engines: Option<String>,
+    /// Keep the players' evaluations in games.csv (for the quality measures).
+    pub evals: bool,
+    /// A strength ladder: the budgets to play every configuration at (empty: the players' own).
+    pub ladder: Vec<Budget>,
 }
 
 impl RunOptions {
@@ -59,16 +65,31 @@ impl RunOptions {
             seed: self.seed,
             random_plies: self.random_plies,
             book: self.book.as_ref().map(|b| b.display().to_string()),
+            book_order: self.book_order,
             max_plies: a.max_plies,
             resign: a.resign,
             draw: a.draw,
             pgn: self.pgn,
             timing: self.timing,
+            evals: self.evals,
             tt_mb: self.tt_megabytes,
             shard: self.shard.map(|(k, n)| format!("{k}/{n}")),
             sprt: None,
             engines: self.engines.clone(),
+            ladder: self.ladder.clone(),
             players: players.iter().map(|p| p.record()).collect(),
+        }
+    }
+
+    /// A player at each rung of the ladder (or as it is, without a ladder), and the rungs'
+    /// budgets as the summary names them.
+    fn rungs(&self, player: &PlayerSpec) -> Vec<(PlayerSpec, String)> {
+        match self.ladder.as_slice() {
+            [] => {
+                let budget = player.budget().map(|b| b.to_string()).unwrap_or_default();
+                vec![(player.clone(), budget)]
+            }
+            ladder => ladder.iter().map(|b| (player.with_budget(*b), b.to_string())).collect(),
         }
     }
 
@@ -89,7 +110,8 @@ pub fn summary_table(tallies: &Tallies) -> String {
         "{:<24} {:>6} {:>6} {:>6} {:>6}  {:>22}  {:>22}  {:>6}\n",
         "config", "games", "white", "draws", "black", "white score (95% CI)", "black score (95% CI)", "plies"
     );
-    for (config, t) in tallies.list() {
+    for (info, t) in tallies.list() {
+        let config = info.label;
         let (lo, hi) = t.wdl.score_interval();
         let sc = t.wdl.score();
         s += &format!(

@@ -3,6 +3,7 @@
 
 use crate::error::RunError;
 use crate::openings::{game_seed, Openings, SharedCache};
+use crate::output::ConfigInfo;
 use crate::run::{Job, Plan, Progress, Run, RunReport, Tick};
 use crate::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::{PlayerSpec, RunOptions};
@@ -49,9 +50,19 @@ impl Tracker {
         self.state != SprtState::Continue
     }
 
+    /// nElo from the pairs, or from the games while no pair is complete.
+    fn nelo(&self) -> (f64, f64) {
+        if self.penta.pairs() > 0 {
+            self.penta.nelo()
+        } else {
+            self.wdl.nelo()
+        }
+    }
+
     fn row(&self, a: &str, b: &str) -> MatchRow {
         let (wdl, p) = (&self.wdl, &self.penta.0);
         let (elo, err) = wdl.elo();
+        let (nelo, nelo_err) = self.nelo();
         MatchRow {
             a: a.into(),
             b: b.into(),
@@ -62,6 +73,8 @@ impl Tracker {
             a_score: Decimal(wdl.score()),
             elo: Decimal(elo),
             elo_error: Decimal(err),
+            nelo: Some(Decimal(nelo)),
+            nelo_error: Some(Decimal(nelo_err)),
             los: Decimal(wdl.los()),
             draw_rate: Decimal(wdl.draw_rate()),
             penta_0: p[0],
@@ -84,6 +97,8 @@ pub struct MatchReport {
     pub b: String,
     pub wdl: Wdl,
     pub penta: Pentanomial,
+    /// Normalized Elo and its 95% error.
+    pub nelo: (f64, f64),
     pub llr: Option<f64>,
     pub sprt: Option<SprtState>,
     pub run: RunReport,
@@ -137,16 +152,16 @@ pub fn run(
     b.check(&variant)?;
     let mut manifest = opts.manifest(RunKind::Match, &[a, b]);
     manifest.variant = Some(variant_arg.to_string());
-    manifest.sprt = sprt.map(|s| format!("{},{},{},{}", s.elo0, s.elo1, s.alpha, s.beta));
+    manifest.sprt = sprt.map(|s| s.to_string());
     let config = format!("{} vs {}", a.name(), b.name());
     let run = Run {
         settings: opts.settings(),
         manifest,
         players: vec![a.clone(), b.clone()],
-        configs: vec![config.clone()],
+        configs: vec![ConfigInfo { label: config.clone(), base: config.clone(), ..Default::default() }],
         variant_name: variant.name.clone(),
     };
-    let openings = Openings::new(&variant, opts.book.as_deref(), opts.seed, opts.random_plies)?;
+    let openings = Openings::new(&variant, opts)?;
     let games = opts.games + opts.games % 2;
     let plan = Pairs { config: config.into(), variant, openings, games, seed: opts.seed };
     let mut t = Tracker { sprt, ..Default::default() };
@@ -165,6 +180,7 @@ pub fn run(
     Ok(MatchReport {
         a: a.name().into(),
         b: b.name().into(),
+        nelo: t.nelo(),
         wdl: t.wdl,
         penta: t.penta,
         llr: t.llr,

@@ -2,9 +2,9 @@
 //! run writes, byte for byte.
 
 use crate::error::RunError;
-use crate::output::Tallies;
+use crate::output::{ConfigInfo, Tallies};
 use crate::run::parse_shard;
-use hoplite_formats::{csvfile, FormatError, GameRow, Manifest, GAMES, MANIFEST, PGN, POSITIONS};
+use hoplite_formats::{csvfile, FormatError, GameRow, Manifest, SummaryRow, GAMES, MANIFEST, PGN, POSITIONS, SUMMARY};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -118,8 +118,30 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, RunError> {
         let text: String = pgn.into_values().collect();
         std::fs::write(out.join(PGN), text).map_err(|e| FormatError::io(&out.join(PGN), "write", e))?;
     }
-    Tallies::from_rows(&rows, &configs_in_order(&rows)).write_summary(out)?;
+    let infos = summaries(dirs)?;
+    let order: Vec<ConfigInfo> = configs_in_order(&rows)
+        .into_iter()
+        .map(|label| {
+            infos.get(&label).cloned().unwrap_or(ConfigInfo { base: label.clone(), label, ..Default::default() })
+        })
+        .collect();
+    Tallies::from_rows(&rows, &order).write_summary(out)?;
     Ok(rows.len())
+}
+
+/// What each configuration is of, from the shards' summaries.
+fn summaries(dirs: &[PathBuf]) -> Result<BTreeMap<String, ConfigInfo>, RunError> {
+    let mut infos = BTreeMap::new();
+    for d in dirs {
+        let path = d.join(SUMMARY);
+        if path.exists() {
+            for r in csvfile::read::<SummaryRow>(&path)? {
+                let info = ConfigInfo { label: r.config.clone(), base: r.base, player: r.player, budget: r.budget };
+                infos.insert(r.config, info);
+            }
+        }
+    }
+    Ok(infos)
 }
 
 /// Configurations in the order their first game appears.

@@ -2,13 +2,13 @@
 //! in the game from its own generator or shared by the games that must start alike (the two
 //! games of a match pair, one index across a balance run's configurations).
 
-use crate::book;
+use crate::book::{self, BookEntry};
 use crate::error::RunError;
+use crate::RunOptions;
 use hoplite_core::zobrist::{mix64, GOLDEN};
 use hoplite_core::{Move, Position, Variant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::Path;
 use std::sync::Arc;
 
 /// The seed of one game (or pair, or index): the run seed and the id mixed.
@@ -75,34 +75,39 @@ impl Opening {
 /// The last shared opening drawn, reused while the same index is asked for.
 pub type SharedCache = Option<(u64, (Arc<str>, Arc<Vec<String>>))>;
 
-/// Start positions (a book in a seeded order, or the setup) and random plies.
+/// Start positions (a book in the run's order, or the setup) and random plies.
 pub struct Openings {
-    book: Option<(Vec<String>, Vec<usize>)>,
+    book: Option<(Vec<BookEntry>, Vec<usize>)>,
     random_plies: u32,
 }
 
 impl Openings {
-    pub fn new(
-        variant: &Arc<Variant>,
-        book: Option<&Path>,
-        seed: u64,
-        random_plies: u32,
-    ) -> Result<Openings, RunError> {
-        let book = match book {
+    pub fn new(variant: &Arc<Variant>, opts: &RunOptions) -> Result<Openings, RunError> {
+        let book = match &opts.book {
             Some(p) => {
-                let fens = book::read_book(variant, p)?;
-                let order = book::book_order(fens.len(), seed);
-                Some((fens, order))
+                let entries = book::read_book(variant, p)?;
+                let order = book::book_order(entries.len(), opts.seed, opts.book_order);
+                Some((entries, order))
             }
             None => None,
         };
-        Ok(Openings { book, random_plies })
+        Ok(Openings { book, random_plies: opts.random_plies })
+    }
+
+    /// The book's positions, with their lines (to check them against other rules).
+    pub fn book(&self) -> &[BookEntry] {
+        self.book.as_ref().map_or(&[], |b| &b.0)
+    }
+
+    /// The book position (in file order) of opening `index`.
+    pub fn book_index(&self, index: u64) -> usize {
+        self.book.as_ref().map_or(0, |(entries, order)| order[(index % entries.len() as u64) as usize])
     }
 
     /// The start position of opening `index`.
     pub fn start(&self, variant: &Variant, index: u64) -> Arc<str> {
         match &self.book {
-            Some((fens, order)) => fens[order[(index % fens.len() as u64) as usize]].as_str().into(),
+            Some((entries, _)) => entries[self.book_index(index)].fen.as_str().into(),
             None => variant.setup.as_str().into(),
         }
     }

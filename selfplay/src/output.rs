@@ -6,6 +6,7 @@
 use crate::error::RunError;
 use crate::game::GameRecord;
 use crate::pgn::pgn_text;
+use crate::quality;
 use crate::stats::Wdl;
 use hoplite_core::{GameResult, Termination};
 use hoplite_formats::csvfile::{self, Appender};
@@ -22,26 +23,83 @@ fn io(path: &Path, action: &'static str, e: impl std::fmt::Display) -> RunError 
     FormatError::io(path, action, e).into()
 }
 
+/// What a row of summary.csv is of: its label, the rule configuration, the player and the
+/// budget.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConfigInfo {
+    pub label: String,
+    pub base: String,
+    pub player: String,
+    pub budget: String,
+}
+
+impl ConfigInfo {
+    /// The label of configuration `base` played by `player` at `budget`: the parts that differ
+    /// between the rows of a run (`several`: base, player, budget), joined.
+    pub fn new(base: &str, player: &str, budget: &str, several: [bool; 3]) -> ConfigInfo {
+        let mut label = base.to_string();
+        if several[1] {
+            label += &format!(" / {player}");
+        }
+        if several[2] {
+            label += &format!(" @ {budget}");
+        }
+        ConfigInfo { label, base: base.into(), player: player.into(), budget: budget.into() }
+    }
+}
+
 /// Per-configuration totals for summary.csv.
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
     pub wdl: Wdl,
     pub plies: u64,
+    pub plies_squared: u64,
     pub terminations: BTreeMap<Termination, u64>,
+    /// Sums and counts for the quality measures.
+    branching: (f64, u64),
+    leads: (u64, u64),
+    decided: (f64, u64),
 }
 
 impl Tally {
-    pub fn add(&mut self, result: GameResult, termination: Termination, plies: u32) {
-        self.wdl.add(result.white_score());
-        self.plies += plies as u64;
-        *self.terminations.entry(termination).or_default() += 1;
+    pub fn add(&mut self, row: &GameRow) {
+        self.wdl.add(row.result.white_score());
+        self.plies += row.plies as u64;
+        self.plies_squared += row.plies as u64 * row.plies as u64;
+        *self.terminations.entry(row.termination).or_default() += 1;
+        if let Some(b) = row.branching {
+            self.branching = (self.branching.0 + b.0, self.branching.1 + 1);
+        }
+        if let Some(evals) = row.evals.as_deref().and_then(quality::parse_evals) {
+            self.leads = (self.leads.0 + quality::lead_changes(&evals) as u64, self.leads.1 + 1);
+            if row.result != GameResult::Draw {
+                let at = quality::decided_at(&evals, row.result == GameResult::WhiteWins);
+                self.decided = (self.decided.0 + at, self.decided.1 + 1);
+            }
+        }
     }
 
     /// The row of summary.csv.
-    pub fn row(&self, config: &str) -> SummaryRow {
+    pub fn row(&self, info: &ConfigInfo) -> SummaryRow {
         let (lo, hi) = self.wdl.score_interval();
+        let games = self.wdl.games().max(1) as f64;
+        let mean = self.plies as f64 / games;
+        let by_rule = self.terminations.iter().filter(|(t, _)| t.by_rule()).map(|(_, n)| n).sum::<u64>();
+        fn mean_of<const P: usize>((sum, n): (f64, u64)) -> Option<Decimal<P>> {
+            (n > 0).then(|| Decimal(sum / n as f64))
+        }
         let mut row = SummaryRow {
-            config: config.to_string(),
+            config: info.label.clone(),
+            base: info.base.clone(),
+            player: info.player.clone(),
+            budget: info.budget.clone(),
+            length_sd: Decimal((self.plies_squared as f64 / games - mean * mean).max(0.0).sqrt()),
+            branching: mean_of(self.branching).unwrap_or_default(),
+            balance: Decimal(1.0 - 2.0 * (self.wdl.score() - 0.5).abs()),
+            drawishness: Decimal(self.wdl.draws as f64 / games),
+            completion: Decimal(by_rule as f64 / games),
+            lead_changes: mean_of((self.leads.0 as f64, self.leads.1)),
+            decisiveness: mean_of(self.decided),
             games: self.wdl.games(),
             white_wins: self.wdl.wins,
             draws: self.wdl.draws,
@@ -49,7 +107,7 @@ impl Tally {
             white_score: Decimal(self.wdl.score()),
             ci95_low: Decimal(lo),
             ci95_high: Decimal(hi),
-            mean_plies: Decimal(self.plies as f64 / self.wdl.games().max(1) as f64),
+            mean_plies: Decimal(mean),
             ..Default::default()
         };
         for (&t, &n) in &self.terminations {
@@ -64,28 +122,31 @@ impl Tally {
 #[derive(Clone, Debug, Default)]
 pub struct Tallies {
     /// Configurations in the order to report them (others follow by name).
-    pub order: Vec<String>,
+    pub order: Vec<ConfigInfo>,
     by: BTreeMap<String, Tally>,
 }
 
 impl Tallies {
-    pub fn new(order: &[String]) -> Tallies {
+    pub fn new(order: &[ConfigInfo]) -> Tallies {
         Tallies { order: order.to_vec(), by: BTreeMap::new() }
     }
     pub fn add(&mut self, row: &GameRow) {
-        self.by.entry(row.config.clone()).or_default().add(row.result, row.termination, row.plies);
+        self.by.entry(row.config.clone()).or_default().add(row);
     }
-    pub fn from_rows(rows: &[GameRow], order: &[String]) -> Tallies {
+    pub fn from_rows(rows: &[GameRow], order: &[ConfigInfo]) -> Tallies {
         let mut t = Tallies::new(order);
         rows.iter().for_each(|r| t.add(r));
         t
     }
     /// (configuration, totals) in report order.
-    pub fn list(&self) -> Vec<(String, Tally)> {
+    pub fn list(&self) -> Vec<(ConfigInfo, Tally)> {
         let mut by = self.by.clone();
-        let mut out: Vec<(String, Tally)> =
-            self.order.iter().filter_map(|c| by.remove(c).map(|t| (c.clone(), t))).collect();
-        out.extend(by);
+        let mut out: Vec<(ConfigInfo, Tally)> =
+            self.order.iter().filter_map(|c| by.remove(&c.label).map(|t| (c.clone(), t))).collect();
+        out.extend(by.into_iter().map(|(label, t)| {
+            let info = ConfigInfo { base: label.clone(), label, ..Default::default() };
+            (info, t)
+        }));
         out
     }
     pub fn games(&self) -> u64 {
@@ -150,6 +211,7 @@ pub struct RunOutput {
     positions: Appender<BufWriter<File>, PositionRow>,
     pgn: Option<BufWriter<File>>,
     timing: bool,
+    evals: bool,
     variant_name: String,
     /// Totals of everything written so far.
     pub tallies: Tallies,
@@ -163,7 +225,7 @@ pub fn open(
     manifest: &Manifest,
     resume: bool,
     variant_name: &str,
-    configs: &[String],
+    configs: &[ConfigInfo],
 ) -> Result<(RunOutput, Vec<GameRow>), RunError> {
     fs::create_dir_all(dir).map_err(|e| io(dir, "create output directory", e))?;
     let games_path = dir.join(GAMES);
@@ -183,6 +245,11 @@ pub fn open(
         }
         repair_torn_tail(&games_path)?;
         rows = csvfile::read(&games_path)?;
+        // A file of an older version gets today's columns before rows are appended to it.
+        let first = fs::read_to_string(&games_path).map_err(|e| io(&games_path, "read", e))?;
+        if first.lines().next() != Some(csvfile::header::<GameRow>().join(",").as_str()) {
+            csvfile::write(&games_path, &rows)?;
+        }
     } else {
         manifest.write(&manifest_path)?;
     }
@@ -231,6 +298,7 @@ pub fn open(
         positions,
         pgn,
         timing: manifest.timing,
+        evals: manifest.evals,
         variant_name: variant_name.to_string(),
         tallies: Tallies::from_rows(&rows, configs),
     };
@@ -264,6 +332,8 @@ impl RunOutput {
             final_fen: rec.final_fen.clone(),
             nodes: rec.nodes,
             duration_ms: self.timing.then_some(rec.duration_ms),
+            branching: Some(Decimal::rounded(rec.branching)),
+            evals: self.evals.then(|| quality::evals_text(&rec.evals)),
         };
         self.games.push(&row)?;
         self.games.flush()?;

@@ -7,7 +7,7 @@
 use crate::error::RunError;
 use crate::game::{forfeit, play, Adjudication, Game, GameRecord};
 use crate::openings::{Opening, SharedCache};
-use crate::output::{self, RunOutput, Tallies};
+use crate::output::{self, ConfigInfo, RunOutput, Tallies};
 use crate::player::{Player, PlayerSpec};
 use crate::stats::Wdl;
 use hoplite_core::Variant;
@@ -94,7 +94,7 @@ pub struct Run {
     pub manifest: Manifest,
     pub players: Vec<PlayerSpec>,
     /// Configurations in the order summary.csv lists them.
-    pub configs: Vec<String>,
+    pub configs: Vec<ConfigInfo>,
     /// The variant games.csv names.
     pub variant_name: String,
 }
@@ -127,7 +127,7 @@ impl Seats<'_> {
 
     /// Plays a job with its two players. A player that fails loses the game and is dropped
     /// (its process ends); the next game starts it afresh.
-    fn play(&mut self, job: &Job, settings: &Settings, record_san: bool) -> GameRecord {
+    fn play(&mut self, job: &Job, settings: &Settings, record: (bool, bool)) -> GameRecord {
         let ids = [job.white, job.black];
         let slots = [0, usize::from(job.black == job.white)];
         let mut players = [self.take(ids[0], slots[0]), self.take(ids[1], slots[1])];
@@ -141,7 +141,8 @@ impl Seats<'_> {
             names: specs.map(|s| s.name()),
             clocks: specs.map(|s| s.budget().and_then(|b| b.clock)),
             adjudication: settings.adjudication,
-            record_san,
+            record_san: record.0,
+            record_evals: record.1,
         };
         let [white, black] = &mut players;
         let record = match (white.new_game(&job.variant), black.new_game(&job.variant)) {
@@ -224,7 +225,7 @@ impl Run {
             for _ in 0..threads {
                 let (source, stop, order_tx, tx) = (&source, &stop, order_tx.clone(), tx.clone());
                 let mut seats = Seats { specs: &self.players, seats: BTreeMap::new() };
-                let (settings, record_san) = (&self.settings, self.manifest.pgn);
+                let (settings, record) = (&self.settings, (self.manifest.pgn, self.manifest.evals));
                 scope.spawn(move |_| loop {
                     // The id goes out under the lock, so the writer learns the order jobs were
                     // taken. Once stopped, only the rest of a begun group is taken.
@@ -242,7 +243,7 @@ impl Run {
                         job
                     };
                     let Some(job) = job else { break };
-                    if tx.send(seats.play(&job, settings, record_san)).is_err() {
+                    if tx.send(seats.play(&job, settings, record)).is_err() {
                         break;
                     }
                 });

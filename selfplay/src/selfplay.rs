@@ -1,7 +1,9 @@
-//! `hoplite selfplay`: games of one variant, the same player on both sides.
+//! `hoplite selfplay`: games of one variant, the same player on both sides, at one budget or
+//! at each rung of a strength ladder (the same openings at every rung).
 
 use crate::error::RunError;
 use crate::openings::{game_seed, Openings, SharedCache};
+use crate::output::ConfigInfo;
 use crate::run::{count_white, Job, Plan, Progress, Run, RunReport};
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::Variant;
@@ -11,25 +13,28 @@ use std::sync::Arc;
 struct Selfplay {
     variant: Arc<Variant>,
     openings: Openings,
+    configs: Vec<Arc<str>>,
     games: u64,
     seed: u64,
 }
 
 impl Plan for Selfplay {
     fn games(&self) -> u64 {
-        self.games
+        self.configs.len() as u64 * self.games
     }
 
-    /// Each game draws its own random opening from its seed.
+    /// Game `r * games + i` plays rung `r` from opening `i`: each game draws its own random
+    /// opening from the seed of `i`, so every rung opens alike.
     fn job(&self, id: u64, _: &mut SharedCache) -> Job {
+        let (rung, i) = ((id / self.games) as usize, id % self.games);
         Job {
             game_id: id,
-            config: "default".into(),
+            config: self.configs[rung].clone(),
             variant: self.variant.clone(),
-            seed: game_seed(self.seed, id),
-            opening: self.openings.own(&self.variant, id),
-            white: 0,
-            black: 0,
+            seed: game_seed(self.seed, i),
+            opening: self.openings.own(&self.variant, i),
+            white: rung,
+            black: rung,
         }
     }
 }
@@ -42,16 +47,21 @@ pub fn run(
 ) -> Result<RunReport, RunError> {
     let variant = Variant::load(variant_arg)?;
     player.check(&variant)?;
-    let openings = Openings::new(&variant, opts.book.as_deref(), opts.seed, opts.random_plies)?;
+    let openings = Openings::new(&variant, opts)?;
     let mut manifest = opts.manifest(RunKind::Selfplay, &[player]);
     manifest.variant = Some(variant_arg.to_string());
+    let rungs = opts.rungs(player);
+    let ladder = rungs.len() > 1;
+    let infos: Vec<ConfigInfo> =
+        rungs.iter().map(|(p, b)| ConfigInfo::new("default", p.name(), b, [false, false, ladder])).collect();
     let run = Run {
         settings: opts.settings(),
         manifest,
-        players: vec![player.clone()],
-        configs: vec!["default".into()],
+        players: rungs.into_iter().map(|(p, _)| p).collect(),
+        configs: infos.clone(),
         variant_name: variant.name.clone(),
     };
-    let plan = Selfplay { variant, openings, games: opts.games, seed: opts.seed };
+    let configs = infos.iter().map(|c| c.label.as_str().into()).collect();
+    let plan = Selfplay { variant, openings, configs, games: opts.games, seed: opts.seed };
     run.execute(&plan, count_white(), progress)
 }

@@ -1,7 +1,17 @@
 //! Match statistics, one place for every formula. Sources: fishtest's `stat_util.py` and
-//! fastchess's `elo` module (score interval from the per-game variance, Elo from the logistic
-//! curve, LOS from the normal approximation, the generalized SPRT of M. Van den Bergh with the
-//! normal approximation of the log-likelihood ratio).
+//! `LLRcalc.py` and fastchess's `elo` and `sprt` modules (score interval from the per-game
+//! variance, Elo from the logistic curve, LOS from the normal approximation, the generalized
+//! SPRT of M. Van den Bergh with the normal approximation of the log-likelihood ratio).
+//!
+//! Normalized Elo (M. Van den Bergh, "Normalized Elo", fishtest): the score's distance from ½
+//! in standard deviations of one game (`t`), times 800 / ln 10, so that it measures how easily
+//! the two players are told apart rather than the score, and does not shrink as draws grow.
+//! With colour-swapped pairs, a pair's mean score has variance `v` and one game's standard
+//! deviation is √(2v). Its 95% error is 1.96 · 800 / ln 10 / √games (the t-value's standard
+//! error is 1/√games in both models).
+
+/// 800 / ln 10: normalized Elo per unit of t-value (fishtest's `nelo_divided_by_nt`).
+pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
 
 /// 1.96: the two-sided 95% quantile of the normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -79,6 +89,13 @@ impl Wdl {
         (e, err)
     }
 
+    /// Normalized Elo from the games (trinomial) and its 95% error.
+    pub fn nelo(&self) -> (f64, f64) {
+        let p = Pentanomial([self.losses, 0, self.draws, 0, self.wins]);
+        let (s, v) = p.moments();
+        nelo_of(s, v, self.games())
+    }
+
     /// Likelihood of superiority: P(true score > ½) from wins and losses.
     pub fn los(&self) -> f64 {
         let (w, l) = (self.wins as f64, self.losses as f64);
@@ -127,8 +144,13 @@ impl Pentanomial {
     pub fn pairs(&self) -> u64 {
         self.0.iter().sum()
     }
-    /// Mean and variance of a pair's score per game (pair score / 2).
-    /// Mean and variance of a pair's score. Empty cells count 1e-3 (fishtest's
+    /// Normalized Elo from the pairs (pentanomial) and its 95% error.
+    pub fn nelo(&self) -> (f64, f64) {
+        let (s, v) = self.moments();
+        nelo_of(s, 2.0 * v, 2 * self.pairs())
+    }
+
+    /// Mean and variance of a pair's score per game (pair score / 2). Empty cells count 1e-3 (fishtest's
     /// regularisation), so that a one-sided result still has a variance and the test decides.
     fn moments(&self) -> (f64, f64) {
         let counts: Vec<f64> = self.0.iter().map(|&c| if c == 0 { 1e-3 } else { c as f64 }).collect();
@@ -139,6 +161,24 @@ impl Pentanomial {
     }
 }
 
+/// nElo and its 95% error from a mean score, one game's variance and the games.
+fn nelo_of(score: f64, game_variance: f64, games: u64) -> (f64, f64) {
+    if games == 0 || game_variance <= 0.0 {
+        return (0.0, 0.0);
+    }
+    ((score - 0.5) / game_variance.sqrt() * NELO_PER_T, Z95 * NELO_PER_T / (games as f64).sqrt())
+}
+
+/// The Elo scale of an SPRT's bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EloModel {
+    /// Logistic Elo: the bounds are scores on the logistic curve.
+    Logistic,
+    /// Normalized Elo: the bounds are t-values, turned into scores with the observed
+    /// variance (as fastchess's `neloToScoreWDL` and `neloToScorePenta`).
+    Normalized,
+}
+
 /// A sequential probability ratio test between Elo `elo0` (H0) and `elo1` (H1).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -146,6 +186,7 @@ pub struct Sprt {
     pub elo1: f64,
     pub alpha: f64,
     pub beta: f64,
+    pub model: EloModel,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -156,17 +197,33 @@ pub enum SprtState {
     AcceptH1,
 }
 
+/// What `parse` reads (logistic bounds without a prefix, as hoplite 0.1 wrote them).
+impl std::fmt::Display for Sprt {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        if self.model == EloModel::Normalized {
+            f.write_str("nelo:")?;
+        }
+        write!(f, "{},{},{},{}", self.elo0, self.elo1, self.alpha, self.beta)
+    }
+}
+
 impl Sprt {
-    /// Parses `elo0,elo1,alpha,beta`.
+    /// Parses `elo0,elo1,alpha,beta` (logistic Elo) or `nelo:elo0,elo1,alpha,beta`.
     pub fn parse(s: &str) -> Result<Sprt, String> {
-        let v: Vec<f64> = s
+        let (model, numbers) = match s.split_once(':') {
+            None => (EloModel::Logistic, s),
+            Some(("elo", rest)) => (EloModel::Logistic, rest),
+            Some(("nelo", rest)) => (EloModel::Normalized, rest),
+            Some((m, _)) => return Err(format!("--sprt '{s}': the model is elo or nelo, not '{m}'")),
+        };
+        let v: Vec<f64> = numbers
             .split(',')
             .map(|x| x.trim().parse::<f64>())
             .collect::<Result<_, _>>()
             .map_err(|_| format!("--sprt '{s}': expected four numbers elo0,elo1,alpha,beta"))?;
         match v.as_slice() {
             &[elo0, elo1, alpha, beta] if elo0 < elo1 && alpha > 0.0 && alpha < 1.0 && beta > 0.0 && beta < 1.0 => {
-                Ok(Sprt { elo0, elo1, alpha, beta })
+                Ok(Sprt { elo0, elo1, alpha, beta, model })
             }
             _ => Err(format!("--sprt '{s}': need elo0 < elo1 and 0 < alpha, beta < 1")),
         }
@@ -177,12 +234,17 @@ impl Sprt {
         ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
 
-    /// Log-likelihood ratio from the mean and variance per unit (game or pair) and the count.
-    fn llr_from(&self, n: f64, mean: f64, var: f64) -> f64 {
+    /// Log-likelihood ratio from the mean and variance per unit (game or pair) and the count;
+    /// `games_per_unit` turns a unit's variance into one game's.
+    fn llr_from(&self, n: f64, mean: f64, var: f64, games_per_unit: f64) -> f64 {
         if n == 0.0 || var <= 0.0 {
             return 0.0;
         }
-        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
+        let score = |elo: f64| match self.model {
+            EloModel::Logistic => score_of_elo(elo),
+            EloModel::Normalized => 0.5 + elo / NELO_PER_T * (games_per_unit * var).sqrt(),
+        };
+        let (s0, s1) = (score(self.elo0), score(self.elo1));
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
     }
 
@@ -191,7 +253,7 @@ impl Sprt {
         let p = Pentanomial([wdl.losses, 0, wdl.draws, 0, wdl.wins]);
         // The same regularised moments, with each game as a "pair" scoring 0, 1 or 2 halves.
         let (s, v) = p.moments();
-        self.llr_from(wdl.games() as f64, s, v)
+        self.llr_from(wdl.games() as f64, s, v, 1.0)
     }
 
     /// LLR from colour-swapped pairs (pentanomial), as fishtest uses.
@@ -201,7 +263,7 @@ impl Sprt {
         }
         // fishtest's LLR_logistic: units are pairs, each scored as the mean of its two games.
         let (s, v) = p.moments();
-        self.llr_from(p.pairs() as f64, s, v)
+        self.llr_from(p.pairs() as f64, s, v, 2.0)
     }
 
     pub fn state(&self, llr: f64) -> SprtState {
@@ -255,6 +317,30 @@ mod tests {
         assert_eq!(t.state(t.llr(&weak)), SprtState::AcceptH0);
         assert!(Sprt::parse("5,0,0.05,0.05").is_err());
         assert!(Sprt::parse("a,b").is_err());
+    }
+
+    /// A worked example from the formulas of fishtest's LLRcalc.py and fastchess's sprt.cpp,
+    /// by hand: pairs [LL, LD, LW+DD, DW, WW] = [10, 40, 100, 60, 30] (240 pairs).
+    /// Pair means 0, ¼, ½, ¾, 1: mean = (40·¼ + 100·½ + 60·¾ + 30) / 240 = 135 / 240 = 0.5625;
+    /// E[x²] = (40/16 + 100/4 + 60·9/16 + 30) / 240 = 91.25 / 240 = 0.380208…, so
+    /// v = 0.380208 − 0.31640625 = 0.063802…; t = 0.0625 / √(2v) = 0.0625 / 0.357218 = 0.174963;
+    /// nElo = t · 347.4356 = 60.788; error = 1.96 · 347.4356 / √480 = 31.082.
+    #[test]
+    fn nelo_worked_example() {
+        let p = Pentanomial([10, 40, 100, 60, 30]);
+        let (nelo, err) = p.nelo();
+        assert!((nelo - 60.788).abs() < 0.01, "{nelo}");
+        assert!((err - 31.082).abs() < 0.01, "{err}");
+        // Trinomial: 60 wins, 20 draws, 20 losses: s = 0.7, σ = 0.4, t = 0.5, nElo 173.72.
+        let (n3, e3) = Wdl { wins: 60, draws: 20, losses: 20 }.nelo();
+        assert!((n3 - 173.718).abs() < 0.01 && (e3 - 68.10).abs() < 0.01, "{n3} {e3}");
+        // The SPRT in nElo: H1 (nElo 5) against H0 (0) on these pairs, bounds from the
+        // observed σ: s0 = ½, s1 = ½ + 5 / 347.4356 · 0.357218 = 0.505141; LLR = 240 ·
+        // (s1 − s0)(2·0.5625 − s0 − s1) / (2v) = 240 · 0.005141 · 0.119859 / 0.127604 = 1.1590.
+        let t = Sprt::parse("nelo:0,5,0.05,0.05").unwrap();
+        assert_eq!(t.model, EloModel::Normalized);
+        assert!((t.llr_pairs(&p) - 1.1590).abs() < 1e-3, "{}", t.llr_pairs(&p));
+        assert!(Sprt::parse("bayes:0,5,0.05,0.05").is_err());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod book;
 pub mod perft;
 pub mod players;
 pub mod progress;
@@ -22,13 +23,13 @@ const KEYS: &str = include_str!("../../docs/variant-file.md");
 
 pub fn variants(keys: bool) -> CmdResult {
     if keys {
-        print!("{KEYS}");
+        out!("{KEYS}");
         return Ok(ExitCode::SUCCESS);
     }
     for name in builtin_names() {
         let v = Variant::builtin(name);
         let g = v.geometry;
-        println!("{:<18} {:>2}x{:<2}  {}", name, g.files, g.ranks, v.description);
+        outln!("{:<18} {:>2}x{:<2}  {}", name, g.files, g.ranks, v.description);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -37,12 +38,12 @@ pub fn bench(depth: u32) -> CmdResult {
     let (lines, elapsed) = hoplite_search::bench::run(depth);
     let total: u64 = lines.iter().map(|l| l.nodes).sum();
     for l in &lines {
-        println!("{:<18} {:>10} nodes  bestmove {:<7} {}", l.variant, l.nodes, l.best, l.fen);
+        outln!("{:<18} {:>10} nodes  bestmove {:<7} {}", l.variant, l.nodes, l.best, l.fen);
     }
     let secs = elapsed.as_secs_f64();
     eprintln!("time {:.3} s", secs);
-    println!("Total nodes: {total}");
-    println!("Nodes/second: {:.0}", total as f64 / secs.max(1e-9));
+    outln!("Total nodes: {total}");
+    outln!("Nodes/second: {:.0}", total as f64 / secs.max(1e-9));
     Ok(ExitCode::SUCCESS)
 }
 

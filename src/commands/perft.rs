@@ -49,7 +49,7 @@ pub fn run(a: PerftArgs) -> CmdResult {
                 let ok = got == expected;
                 failed += usize::from(!ok);
                 checks += 1;
-                println!(
+                outln!(
                     "{} line {} D{depth}: {got} {}",
                     if ok { "ok  " } else { "FAIL" },
                     l.line,
@@ -58,8 +58,8 @@ pub fn run(a: PerftArgs) -> CmdResult {
             }
         }
         report_speed(total, start);
-        println!("{failed} of {checks} checks failed");
-        println!("Nodes searched: {total}");
+        outln!("{failed} of {checks} checks failed");
+        outln!("Nodes searched: {total}");
         return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE });
     }
     let depth = a.depth.ok_or("perft needs --depth N (or --suite FILE)")?;
@@ -75,14 +75,14 @@ pub fn run(a: PerftArgs) -> CmdResult {
     let nodes = if a.divide {
         let rows = divide(&mut pos, depth);
         for (m, n) in &rows {
-            println!("{m}: {n}");
+            outln!("{m}: {n}");
         }
         rows.iter().map(|r| r.1).sum()
     } else {
         perft(&mut pos, depth)
     };
     report_speed(nodes, start);
-    println!("Nodes searched: {nodes}");
+    outln!("Nodes searched: {nodes}");
     Ok(ExitCode::SUCCESS)
 }
 

@@ -4,6 +4,7 @@ use super::players::Registry;
 use super::progress::Display;
 use super::CmdResult;
 use clap::Args;
+use hoplite_formats::manifest::BookOrder;
 use hoplite_formats::{Budget, Clock};
 use hoplite_selfplay::game::Adjudication;
 use hoplite_selfplay::stats::{Sprt, SprtState};
@@ -16,33 +17,81 @@ use std::time::Duration;
 
 /// A player's budget per move; what is not given here comes from elsewhere (a side's own
 /// flags, a balance file), and nothing at all means 1,000 nodes (the same on any machine).
+/// A comma list plays a strength ladder: one rung per value (a single value applies to all).
 #[derive(Args, Clone, Default)]
-pub struct BudgetArgs {
-    /// Nodes per move.
-    #[arg(long)]
-    nodes: Option<u64>,
-    /// Depth per move.
-    #[arg(long)]
-    depth: Option<u32>,
+pub(crate) struct BudgetArgs {
+    /// Nodes per move, or a ladder: 1000,4000,16000.
+    #[arg(long, value_delimiter = ',')]
+    nodes: Vec<u64>,
+    /// Depth per move, or a ladder of depths.
+    #[arg(long, value_delimiter = ',')]
+    depth: Vec<u32>,
     /// Milliseconds per move (not reproducible).
-    #[arg(long)]
-    movetime: Option<u64>,
-    /// A clock per game, BASE+INC in seconds, e.g. 10+0.1 (not reproducible).
-    #[arg(long)]
-    tc: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    movetime: Vec<u64>,
+    /// A clock per game, BASE+INC in seconds, e.g. 10+0.1 (not reproducible); or a ladder.
+    #[arg(long, value_delimiter = ',')]
+    tc: Vec<String>,
 }
 
 fn budget(nodes: Option<u64>, depth: Option<u32>, movetime: Option<u64>, tc: Option<&str>) -> Result<Budget, String> {
-    let clock = tc
+    let list = |o: Option<u64>| o.into_iter().collect::<Vec<_>>();
+    let one = budgets(&list(nodes), &depth.into_iter().collect::<Vec<_>>(), &list(movetime), tc.as_slice())?;
+    Ok(one[0])
+}
+
+/// The budgets of the rungs the lists give (lists of one length; a value alone applies to
+/// every rung); one empty budget when none is given.
+fn budgets(nodes: &[u64], depth: &[u32], movetime: &[u64], tc: &[&str]) -> Result<Vec<Budget>, String> {
+    let clocks = tc
+        .iter()
         .map(|t| Clock::parse(t).ok_or_else(|| format!("--tc '{t}': expected BASE+INC in seconds, as 10+0.1")))
-        .transpose()?;
-    Ok(Budget { nodes, depth, movetime: movetime.map(Duration::from_millis), clock })
+        .collect::<Result<Vec<_>, _>>()?;
+    let lens = [nodes.len(), depth.len(), movetime.len(), clocks.len()];
+    let rungs = lens.iter().copied().max().unwrap_or(0).max(1);
+    if lens.iter().any(|&l| l > 1 && l != rungs) {
+        return Err(format!("budget lists of different lengths (nodes, depth, movetime, tc: {lens:?})"));
+    }
+    fn at<T: Copy>(v: &[T], i: usize) -> Option<T> {
+        v.get(i).or(v.first()).copied()
+    }
+    Ok((0..rungs)
+        .map(|i| Budget {
+            nodes: at(nodes, i),
+            depth: at(depth, i),
+            movetime: at(movetime, i).map(Duration::from_millis),
+            clock: at(&clocks, i),
+        })
+        .collect())
 }
 
 impl BudgetArgs {
-    fn budget(&self) -> Result<Budget, String> {
-        budget(self.nodes, self.depth, self.movetime, self.tc.as_deref())
+    fn budgets(&self) -> Result<Vec<Budget>, String> {
+        let tc: Vec<&str> = self.tc.iter().map(String::as_str).collect();
+        budgets(&self.nodes, &self.depth, &self.movetime, &tc)
     }
+
+    /// One budget (a match's): a ladder is refused.
+    pub(crate) fn budget(&self) -> Result<Budget, String> {
+        match self.budgets()?.as_slice() {
+            [one] => Ok(*one),
+            _ => Err("a ladder of budgets is for selfplay and balance runs".into()),
+        }
+    }
+}
+
+/// A player's budget and the run's ladder from a list of budgets.
+fn ladder(budgets: Vec<Budget>, opts: &mut RunOptions) -> Budget {
+    if budgets.len() > 1 {
+        opts.ladder = budgets.clone();
+    }
+    budgets[0]
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Order {
+    Shuffled,
+    Sequential,
 }
 
 #[derive(Args, Clone)]
@@ -59,9 +108,12 @@ pub struct RunArgs {
     /// Uniformly random legal moves to open each game.
     #[arg(long)]
     random_plies: Option<u32>,
-    /// Opening book: one FEN or EPD per line, taken in a seeded order.
+    /// Opening book: FEN or EPD lines, or PGN games (their end positions).
     #[arg(long)]
     book: Option<PathBuf>,
+    /// The order book positions are taken in: shuffled by the seed, or sequential.
+    #[arg(long, value_enum, default_value_t = Order::Shuffled)]
+    book_order: Order,
     /// Output directory.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -83,6 +135,9 @@ pub struct RunArgs {
     /// Draw adjudication: CP:MOVES:FROM_PLY.
     #[arg(long)]
     draw: Option<String>,
+    /// Keep every move's evaluation in games.csv (for lead changes and decisiveness).
+    #[arg(long)]
+    evals: bool,
     /// Record each game's wall time in games.csv (runs then differ byte for byte).
     #[arg(long)]
     timing: bool,
@@ -134,6 +189,10 @@ impl RunArgs {
             seed: self.seed.unwrap_or(defaults.seed),
             random_plies: self.random_plies.unwrap_or(defaults.random_plies),
             book: self.book.clone(),
+            book_order: match self.book_order {
+                Order::Shuffled => BookOrder::Shuffled,
+                Order::Sequential => BookOrder::Sequential,
+            },
             out: self.out.clone().unwrap_or_else(|| PathBuf::from(default_out)),
             pgn: self.pgn,
             resume: self.resume,
@@ -142,6 +201,8 @@ impl RunArgs {
             timing: self.timing,
             tt_megabytes: self.tt_mb.max(1),
             engines: self.engines.as_ref().map(|e| e.display().to_string()),
+            evals: self.evals,
+            ladder: Vec::new(),
         })
     }
 }
@@ -189,11 +250,12 @@ pub struct SelfplayArgs {
 pub fn run_selfplay(a: SelfplayArgs) -> CmdResult {
     let default_out =
         format!("runs/selfplay-{}", a.variant.trim_end_matches(".toml").rsplit('/').next().unwrap_or("run"));
-    let opts = a.run.options(DEFAULTS, &default_out)?;
-    let player = one_player(&a.player, a.budget.budget()?, a.weights.clone(), &opts)?;
+    let mut opts = a.run.options(DEFAULTS, &default_out)?;
+    let budget = ladder(a.budget.budgets()?, &mut opts);
+    let player = one_player(&a.player, budget, a.weights.clone(), &opts)?;
     let mut display = Display::new(&a.variant);
     let r = selfplay::run(&a.variant, &player, &opts, |p| display.update(p))?;
-    print!("{}", summary_table(&r.tallies));
+    out!("{}", summary_table(&r.tallies));
     finish(&opts.out, &r, &display);
     Ok(ExitCode::SUCCESS)
 }
@@ -202,10 +264,11 @@ pub fn run_selfplay(a: SelfplayArgs) -> CmdResult {
 pub struct BalanceArgs {
     /// Balance experiment (TOML): base variant, engine settings and [[configs]] overrides.
     config: PathBuf,
-    /// Who plays both sides: hoplite, random, or an engine of engines.toml.
-    #[arg(long, default_value = "hoplite")]
-    player: String,
-    /// The budget per move (overrides the file's nodes and depth).
+    /// Who plays both sides (hoplite, random, or engines of engines.toml); a comma list plays
+    /// every configuration with each. Default: the file's `players`, else hoplite.
+    #[arg(long, value_delimiter = ',')]
+    player: Vec<String>,
+    /// The budget per move, or a ladder (overrides the file's nodes and depth).
     #[command(flatten)]
     budget: BudgetArgs,
     #[command(flatten)]
@@ -224,12 +287,25 @@ pub fn run_balance(a: BalanceArgs) -> CmdResult {
         random_plies: f.random_plies.unwrap_or(DEFAULTS.random_plies),
         max_plies: f.max_plies.unwrap_or(DEFAULTS.max_plies),
     };
-    let opts = a.run.options(defaults, &default_out)?;
-    let from_file = budget(f.nodes, f.depth, None, None)?;
-    let player = one_player(&a.player, a.budget.budget()?.or(from_file), None, &opts)?;
+    let mut opts = a.run.options(defaults, &default_out)?;
+    opts.book = opts.book.or_else(|| b.book());
+    let given = a.budget.budgets()?;
+    let from_file = || {
+        let list = |v: Option<Vec<u64>>| v.unwrap_or_default();
+        budgets(&list(f.nodes.as_ref().map(|n| n.to_vec())), &f.depth.as_ref().map_or(vec![], |d| d.to_vec()), &[], &[])
+    };
+    let budget = ladder(if given[0].is_empty() { from_file()? } else { given }, &mut opts);
+    let names = match (&a.player, &f.players) {
+        (cli, _) if !cli.is_empty() => cli.clone(),
+        (_, Some(file)) if !file.is_empty() => file.clone(),
+        _ => vec!["hoplite".to_string()],
+    };
+    let registry = Registry::load(opts.engines.as_deref().map(Path::new))?;
+    let players =
+        names.iter().map(|n| registry.player(n, n, budget, None, opts.tt_megabytes)).collect::<Result<Vec<_>, _>>()?;
     let mut display = Display::new("balance");
-    let r = balance::run(&b, &player, &opts, |p| display.update(p))?;
-    print!("{}", summary_table(&r.tallies));
+    let r = balance::run(&b, &players, &opts, |p| display.update(p))?;
+    out!("{}", summary_table(&r.tallies));
     finish(&opts.out, &r, &display);
     Ok(ExitCode::SUCCESS)
 }
@@ -289,7 +365,8 @@ pub struct MatchArgs {
     a_name: Option<String>,
     #[arg(long)]
     b_name: Option<String>,
-    /// Stop early by SPRT: elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05).
+    /// Stop early by SPRT: elo0,elo1,alpha,beta in logistic Elo (e.g. 0,10,0.05,0.05), or
+    /// nelo:elo0,elo1,alpha,beta in normalized Elo.
     #[arg(long)]
     sprt: Option<String>,
     #[command(flatten)]
@@ -332,9 +409,9 @@ pub fn run_match(a: MatchArgs) -> CmdResult {
     let elo_text = if r.wdl.wins == r.wdl.games() || r.wdl.losses == r.wdl.games() {
         "Elo unbounded (one side won every game)".to_string()
     } else {
-        format!("Elo {elo:+.1} ± {err:.1}")
+        format!("Elo {elo:+.1} ± {err:.1}, nElo {:+.1} ± {:.1}", r.nelo.0, r.nelo.1)
     };
-    println!(
+    outln!(
         "{} vs {}: {} games, +{} ={} -{}, score {:.3}, {elo_text}, LOS {:.1}%, draws {:.1}%",
         r.a,
         r.b,
@@ -346,14 +423,14 @@ pub fn run_match(a: MatchArgs) -> CmdResult {
         100.0 * r.wdl.los(),
         100.0 * r.wdl.draw_rate()
     );
-    println!("pentanomial (pairs scoring 0, ½, 1, 1½, 2 for {}): {:?}", r.a, r.penta.0);
+    outln!("pentanomial (pairs scoring 0, ½, 1, 1½, 2 for {}): {:?}", r.a, r.penta.0);
     if let (Some(llr), Some(state)) = (r.llr, r.sprt) {
         let verdict = match state {
             SprtState::AcceptH1 => "H1 accepted",
             SprtState::AcceptH0 => "H0 accepted",
             SprtState::Continue => "undecided",
         };
-        println!("SPRT: LLR {llr:.2}, {verdict}");
+        outln!("SPRT: LLR {llr:.2}, {verdict}");
     }
     finish(&opts.out, &r.run, &progress);
     Ok(ExitCode::SUCCESS)

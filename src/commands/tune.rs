@@ -136,7 +136,7 @@ pub fn run(a: TuneArgs) -> CmdResult {
     let per_epoch = r.epochs.iter().map(|e| e.3).sum::<f64>() / r.epochs.len().max(1) as f64;
     let (loss_path, values_path) = write(&variant, &r, &a.out)?;
     let last = r.epochs.last().copied().unwrap_or((0, 0.0, 0.0, 0.0));
-    println!(
+    outln!(
         "{} positions read in {:.1} s ({} training, {} validation, {} skipped); {:.1} bytes per position",
         r.loaded.rows,
         r.load_secs,
@@ -145,7 +145,7 @@ pub fn run(a: TuneArgs) -> CmdResult {
         r.loaded.skipped.len(),
         (r.loaded.train.bytes() + r.loaded.valid.bytes()) as f64 / (train + valid).max(1) as f64
     );
-    println!(
+    outln!(
         "K = {:.4}; {} epochs, {:.3} s each ({:.2} M positions/s); loss: train {:.6}, validation {:.6}",
         r.k,
         r.epochs.len(),
@@ -154,7 +154,7 @@ pub fn run(a: TuneArgs) -> CmdResult {
         last.1,
         last.2
     );
-    print!("{}", values_table(&variant, &r));
+    out!("{}", values_table(&variant, &r));
     eprintln!("wrote {}, {} and {}", a.out.display(), loss_path.display(), values_path.display());
     let dir = a.out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
     eprintln!("a report with plots: hoplite report {}", dir.display());

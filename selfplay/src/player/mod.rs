@@ -120,6 +120,16 @@ impl PlayerSpec {
         }
     }
 
+    /// The same player with another budget (a ladder's rung); a random mover has none.
+    pub fn with_budget(&self, b: Budget) -> PlayerSpec {
+        let mut p = self.clone();
+        match &mut p {
+            PlayerSpec::Hoplite { budget, .. } | PlayerSpec::Engine { budget, .. } => *budget = b,
+            PlayerSpec::Random { .. } => {}
+        }
+        p
+    }
+
     /// What run.toml records.
     pub fn record(&self) -> PlayerRecord {
         let name = self.name().to_string();
