@@ -41,6 +41,8 @@ enum Command {
     Balance(commands::selfplay::BalanceArgs),
     /// An opening book (EPD, PGN) of distinct random openings that a search scores as level.
     Book(commands::book::BookArgs),
+    /// Piece values by play-testing: games from material imbalances, scaled by pawn odds.
+    Values(commands::values::ValuesArgs),
     /// Combine the shard directories of one run.
     Merge(commands::selfplay::MergeArgs),
     /// Texel tuning: fit piece values (and other weights) to self-play positions.
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
         Command::Match(a) => commands::selfplay::run_match(*a),
         Command::Balance(a) => commands::selfplay::run_balance(a),
         Command::Book(a) => commands::book::run(a),
+        Command::Values(a) => commands::values::run(a),
         Command::Merge(a) => commands::selfplay::run_merge(a),
         Command::Tune(a) => commands::tune::run(a),
         Command::Report { dir, out } => commands::report(&dir, out),

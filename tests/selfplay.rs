@@ -353,3 +353,57 @@ fn a_game_reaching_a_mate_on_the_hundredth_ply_is_a_mate() {
     let row = games.lines().nth(1).unwrap();
     assert!(row.contains(",1-0,checkmate,1,R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80,"), "{row}");
 }
+
+/// A strength ladder: a summary row per configuration and budget, configurations in file
+/// order and budgets in the given order; every rung plays the same openings; shards of a
+/// ladder merge into the whole run.
+#[test]
+fn a_ladder_has_a_row_per_configuration_and_budget() {
+    use hoplite_formats::{csvfile, GameRow, SummaryRow};
+    let d = tmp("ladder");
+    std::fs::create_dir_all(&d).unwrap();
+    let file = d.join("b.toml");
+    std::fs::write(&file, "variant = \"chess\"\n[[configs]]\nname = \"orthodox\"\n[[configs]]\nname = \"stalemate wins\"\nrules = { stalemate = \"win\" }\n").unwrap();
+    let run = |out: &Path, extra: &[&str]| {
+        let o = out.display().to_string();
+        let args = ["balance", file.to_str().unwrap(), "--nodes", "200,100", "--games", "4", "--max-plies", "30"];
+        ok(&args.iter().chain(&["--seed", "5", "--out", &o]).chain(extra).copied().collect::<Vec<_>>());
+    };
+    let whole = d.join("whole");
+    run(&whole, &[]);
+    let rows: Vec<SummaryRow> = csvfile::read(&whole.join("summary.csv")).unwrap();
+    let what: Vec<(&str, &str, &str)> =
+        rows.iter().map(|r| (r.config.as_str(), r.base.as_str(), r.budget.as_str())).collect();
+    assert_eq!(
+        what,
+        [
+            ("orthodox @ nodes 200", "orthodox", "nodes 200"),
+            ("orthodox @ nodes 100", "orthodox", "nodes 100"),
+            ("stalemate wins @ nodes 200", "stalemate wins", "nodes 200"),
+            ("stalemate wins @ nodes 100", "stalemate wins", "nodes 100"),
+        ]
+    );
+    assert!(rows.iter().all(|r| r.games == 4 && r.player == "hoplite"));
+    let games: Vec<GameRow> = csvfile::read(&whole.join("games.csv")).unwrap();
+    assert_eq!(games.len(), 16);
+    for g in &games {
+        // Each rung's game i starts where the first rung's game i did.
+        let same = games.iter().find(|h| h.config == rows[(g.game_id / 4) as usize].config).unwrap();
+        let first = &games[(g.game_id / 8 * 8 + g.game_id % 4) as usize];
+        assert_eq!(g.opening_fen, first.opening_fen, "game {}", g.game_id);
+        assert_eq!(g.config, same.config);
+    }
+    // Sharded across the ladder, then merged: the same files.
+    let shards: Vec<String> = (0..3)
+        .map(|k| {
+            let s = d.join(format!("shard{k}"));
+            run(&s, &["--shard", &format!("{k}/3")]);
+            s.display().to_string()
+        })
+        .collect();
+    let merged = d.join("merged").display().to_string();
+    ok(&["merge", &shards[0], &shards[1], &shards[2], "--out", &merged]);
+    for f in ["games.csv", "summary.csv"] {
+        assert_eq!(std::fs::read(whole.join(f)).unwrap(), std::fs::read(Path::new(&merged).join(f)).unwrap(), "{f}");
+    }
+}

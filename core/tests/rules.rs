@@ -679,3 +679,22 @@ fn attackers_to_lists_the_attackers() {
     let without_a2 = p.occupied() & !hoplite_core::Bitboard::square(8);
     assert_eq!(p.attackers_to(a8, 0, without_a2).into_iter().collect::<Vec<_>>(), [0]);
 }
+
+/// A FEN is written as six fields with one space between them, and reads back to itself.
+#[test]
+fn fens_are_written_canonically() {
+    for name in hoplite_core::variant::builtin_names() {
+        let v = variant(name);
+        let mut p = Position::startpos(&v);
+        let mut moves = Vec::new();
+        for i in 0..6 {
+            let fen = p.to_fen();
+            assert_eq!(fen.split(' ').count(), 6, "{name}: {fen}");
+            assert!(!fen.contains("  "), "{name}: {fen}");
+            assert_eq!(Position::from_fen(&v, &fen).unwrap().to_fen(), fen, "{name}");
+            p.legal_moves(&mut moves);
+            p.make(moves[(i * 5) % moves.len()]);
+        }
+    }
+    assert_eq!(pos("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80").to_fen(), "6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80");
+}

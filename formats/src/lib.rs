@@ -17,7 +17,7 @@ pub use budget::{Budget, Clock};
 pub use decimal::Decimal;
 pub use error::FormatError;
 pub use manifest::{Manifest, PlayerRecord, RunKind};
-pub use records::{GameRow, MatchRow, PositionRow, SprtRow, SprtVerdict, SummaryRow, WhiteScore};
+pub use records::{GameRow, MatchRow, PositionRow, SprtRow, SprtVerdict, SummaryRow, ValueRow, WhiteScore};
 
 /// The files of a run directory.
 pub const GAMES: &str = "games.csv";
@@ -27,3 +27,4 @@ pub const PGN: &str = "games.pgn";
 pub const MANIFEST: &str = "run.toml";
 pub const MATCH: &str = "match.csv";
 pub const SPRT: &str = "sprt.csv";
+pub const VALUES: &str = "values.csv";

@@ -126,6 +126,10 @@ pub struct Manifest {
     /// A strength ladder: every configuration is played at each of these budgets.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ladder: Vec<Budget>,
+    /// Balance configurations that are another's with the armies' colours swapped:
+    /// (original, swapped) names, for the report's first-move and army advantages.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub army_swaps: Vec<(String, String)>,
     /// One player (selfplay, balance) or two (match: A, then B).
     pub players: Vec<PlayerRecord>,
 }
@@ -211,6 +215,7 @@ impl V1 {
             sprt: self.sprt.filter(|s| !s.is_empty()),
             engines: None,
             ladder: Vec::new(),
+            army_swaps: Vec::new(),
             players,
         })
     }
@@ -254,20 +259,36 @@ impl Manifest {
         if let Some(v) = &self.variant {
             flag("variant", v.clone());
         }
+        // A side's budget, or the run's ladder of budgets.
+        let budgets = |p: &PlayerRecord| match self.ladder.as_slice() {
+            [] => p.budget.into_iter().collect(),
+            ladder => ladder.to_vec(),
+        };
         match (self.command, self.players.as_slice()) {
             (RunKind::Match, [a, b]) => {
                 for (side, p) in [("a", a), ("b", b)] {
-                    player_flags(&mut flag, &format!("{side}-"), p);
+                    player_flags(&mut flag, &format!("{side}-"), p, &budgets(p));
                     flag(&format!("{side}-name"), p.name.clone());
                 }
             }
-            (_, [p]) => player_flags(&mut flag, "", p),
+            (_, [p]) => player_flags(&mut flag, "", p, &budgets(p)),
+            (_, [p, ..]) => {
+                let names: Vec<String> =
+                    self.players.iter().map(|p| p.engine_name.clone().unwrap_or(p.name.clone())).collect();
+                flag("player", names.join(","));
+                budget_flags(&mut flag, "", &budgets(p));
+            }
             _ => {}
         }
         flag("games", self.games.to_string());
         flag("seed", self.seed.to_string());
         match &self.book {
-            Some(b) => flag("book", b.clone()),
+            Some(b) => {
+                flag("book", b.clone());
+                if self.book_order == BookOrder::Sequential {
+                    flag("book-order", "sequential".into());
+                }
+            }
             None => flag("random-plies", self.random_plies.to_string()),
         }
         flag("max-plies", self.max_plies.to_string());
@@ -300,8 +321,8 @@ impl Manifest {
     }
 }
 
-/// A side's flags: who plays, its budget and weights (`prefix` `a-`, `b-` or none).
-fn player_flags(flag: &mut impl FnMut(&str, String), prefix: &str, p: &PlayerRecord) {
+/// A side's flags: who plays, its budgets and weights (`prefix` `a-`, `b-` or none).
+fn player_flags(flag: &mut impl FnMut(&str, String), prefix: &str, p: &PlayerRecord, budgets: &[Budget]) {
     let who = match prefix {
         "" => "player",
         side => side.trim_end_matches('-'),
@@ -311,22 +332,28 @@ fn player_flags(flag: &mut impl FnMut(&str, String), prefix: &str, p: &PlayerRec
         (PlayerKind::Engine, Some(e)) => flag(who, e.clone()),
         _ => {}
     }
-    if let Some(b) = &p.budget {
-        if let Some(n) = b.nodes {
-            flag(&format!("{prefix}nodes"), n.to_string());
-        }
-        if let Some(d) = b.depth {
-            flag(&format!("{prefix}depth"), d.to_string());
-        }
-        if let Some(t) = b.movetime {
-            flag(&format!("{prefix}movetime"), t.as_millis().to_string());
-        }
-        if let Some(c) = b.clock {
-            flag(&format!("{prefix}tc"), c.to_string());
-        }
-    }
+    budget_flags(flag, prefix, budgets);
     if let Some(w) = &p.weights {
         flag(&format!("{prefix}weights"), w.clone());
+    }
+}
+
+/// The flags of a budget, or of a ladder of budgets as comma lists.
+fn budget_flags(flag: &mut impl FnMut(&str, String), prefix: &str, budgets: &[Budget]) {
+    fn list<T>(budgets: &[Budget], f: impl Fn(&Budget) -> Option<T>, show: impl Fn(T) -> String) -> Option<String> {
+        let v: Vec<String> = budgets.iter().filter_map(|b| f(b).map(&show)).collect();
+        (!v.is_empty()).then(|| v.join(","))
+    }
+    let lists = [
+        ("nodes", list(budgets, |b| b.nodes, |n| n.to_string())),
+        ("depth", list(budgets, |b| b.depth, |d| d.to_string())),
+        ("movetime", list(budgets, |b| b.movetime, |t| t.as_millis().to_string())),
+        ("tc", list(budgets, |b| b.clock, |c| c.to_string())),
+    ];
+    for (name, value) in lists {
+        if let Some(v) = value {
+            flag(&format!("{prefix}{name}"), v);
+        }
     }
 }
 

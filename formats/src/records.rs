@@ -186,6 +186,22 @@ pub struct MatchRow {
     pub sprt: Option<SprtVerdict>,
 }
 
+/// A piece value by play-testing (values.csv): in pawns, with its 95% interval, at one budget.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValueRow {
+    pub player: String,
+    pub budget: String,
+    pub letter: String,
+    pub name: String,
+    pub pawns: Decimal<2>,
+    pub ci95_low: Decimal<2>,
+    pub ci95_high: Decimal<2>,
+    /// The games of the imbalances that hold this piece.
+    pub games: u64,
+    /// The Texel-tuned value of data/piece-values/ for the built-in variants.
+    pub texel: Option<Decimal<2>>,
+}
+
 /// The SPRT's log-likelihood ratio after each pair.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtRow {

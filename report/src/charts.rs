@@ -92,6 +92,43 @@ pub fn scores(configs: &[(String, f64, f64, f64)]) -> Result {
     })
 }
 
+/// A named series of (score, low, high) points, one per budget.
+pub type Rungs = (String, Vec<(f64, f64, f64)>);
+
+/// A strength ladder: each series' White score (± 95%) at each budget, joined by lines.
+pub fn ladder(budgets: &[String], series: &[Rungs]) -> Result {
+    let n = budgets.len();
+    draw(|root| {
+        let mut chart =
+            categorical(&root, "White's score by budget (95% confidence interval)", budgets, 0f64..1f64, "score")?;
+        chart.draw_series(LineSeries::new([(-0.5, 0.5), (n as f64 - 0.5, 0.5)], BLACK.mix(0.4))).map_err(e)?;
+        let k = series.len().max(1) as f64;
+        for (j, (name, points)) in series.iter().enumerate() {
+            let colour = Palette99::pick(j).to_rgba();
+            // Series side by side within a rung, so that error bars do not hide each other.
+            let x = |i: usize| i as f64 + (j as f64 - (k - 1.0) / 2.0) * 0.08;
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().enumerate().map(|(i, p)| (x(i), p.0)),
+                    colour.stroke_width(2),
+                ))
+                .map_err(e)?
+                .label(name.clone())
+                .legend(move |(x, y)| Rectangle::new([(x, y - 2), (x + 12, y + 2)], colour.filled()));
+            chart
+                .draw_series(
+                    points
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &(s, lo, hi))| ErrorBar::new_vertical(x(i), lo, s, hi, colour.filled(), 8)),
+                )
+                .map_err(e)?;
+        }
+        chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(e)?;
+        Ok(())
+    })
+}
+
 /// Counts per category and series, as grouped bars.
 pub fn grouped_bars(title: &str, categories: &[String], series: &[(String, Vec<u64>)]) -> Result {
     draw(|root| {

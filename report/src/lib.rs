@@ -4,10 +4,13 @@
 #![forbid(unsafe_code)]
 
 mod charts;
+mod verdicts;
 
 use hoplite_formats::csvfile::{self, Rows};
 use hoplite_formats::tune::{read_values, LossRow};
-use hoplite_formats::{FormatError, GameRow, Manifest, MatchRow, SprtRow, SummaryRow, MANIFEST, MATCH, SPRT, SUMMARY};
+use hoplite_formats::{
+    FormatError, GameRow, Manifest, MatchRow, SprtRow, SummaryRow, ValueRow, MANIFEST, MATCH, SPRT, SUMMARY, VALUES,
+};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -72,10 +75,13 @@ pub fn render(dir: &Path) -> Result<String> {
         settings_section(m, dir, &mut body);
     }
     if dir.join(SUMMARY).exists() {
-        games_sections(dir, &mut body)?;
+        games_sections(dir, manifest.as_ref(), &mut body)?;
     }
     if dir.join(MATCH).exists() {
         match_section(dir, &mut body)?;
+    }
+    if dir.join(VALUES).exists() {
+        values_section(dir, &mut body)?;
     }
     if let Some((weights, loss, values)) = tune_files(dir) {
         tune_section(&weights, &loss, &values, &mut body)?;
@@ -131,7 +137,7 @@ fn settings_section(m: &Manifest, dir: &Path, body: &mut String) {
     let _ = writeln!(body, "<p>Repeat it: <code>{}</code></p>", esc(&m.command_line(dir)));
 }
 
-fn games_sections(dir: &Path, body: &mut String) -> Result<()> {
+fn games_sections(dir: &Path, manifest: Option<&Manifest>, body: &mut String) -> Result<()> {
     let rows: Vec<SummaryRow> = csvfile::read(&dir.join(SUMMARY))?;
     let _ = writeln!(
         body,
@@ -156,7 +162,16 @@ fn games_sections(dir: &Path, body: &mut String) -> Result<()> {
         configs.push((r.config.clone(), s, lo, hi));
     }
     let _ = writeln!(body, "</table>");
-    figure(body, &chart(charts::scores(&configs))?);
+    // A ladder has its own plot, with fewer labels.
+    if rows.iter().all(|r| r.budget == rows[0].budget) {
+        figure(body, &chart(charts::scores(&configs))?);
+    }
+    verdicts::ladder_section(&rows, body)?;
+    verdicts::players_section(&rows, body);
+    if let Some(m) = manifest {
+        verdicts::army_section(m, &rows, body);
+    }
+    verdicts::quality_section(&rows, body);
     // How games ended: the terminations that occurred.
     let endings: Vec<Vec<(hoplite_core::Termination, u64)>> = rows.iter().map(|r| r.endings()).collect();
     let kinds: Vec<usize> =
@@ -207,6 +222,13 @@ fn match_section(dir: &Path, body: &mut String) -> Result<()> {
         (&format!("{a} wins / draws / {b} wins"), format!("{} / {} / {}", m.a_wins, m.draws, m.b_wins)),
         (&format!("{a}'s score"), m.a_score.to_string()),
         ("Elo difference", format!("{:+.1} ± {:.1}", m.elo.0 + 0.0, m.elo_error.0)),
+        (
+            "normalized Elo (from the pairs)",
+            match (m.nelo, m.nelo_error) {
+                (Some(n), Some(e)) => format!("{:+.1} ± {:.1}", n.0 + 0.0, e.0),
+                _ => "–".into(),
+            },
+        ),
         ("likelihood of superiority", pct(m.los.0)),
         ("draw rate", pct(m.draw_rate.0)),
         (
@@ -226,6 +248,46 @@ fn match_section(dir: &Path, body: &mut String) -> Result<()> {
         let plot = charts::lines("SPRT: log-likelihood ratio", "pairs", "LLR", &[("LLR".into(), pts)], &bounds);
         figure(body, &chart(plot)?);
     }
+    Ok(())
+}
+
+/// Piece values by play-testing (`hoplite values`), beside the Texel-tuned ones.
+fn values_section(dir: &Path, body: &mut String) -> Result<()> {
+    let rows: Vec<ValueRow> = csvfile::read(&dir.join(VALUES))?;
+    let _ = writeln!(
+        body,
+        "<h2>Piece values by play-testing</h2><p>Each piece in pawns from games of material imbalances \
+         (each also with the armies' colours swapped), scaled by pawn-odds games (docs/values.md); \
+         beside it the Texel-tuned value of data/piece-values/.</p>\
+         <table><tr><th>piece</th><th>player, budget</th><th>pawns [95% CI]</th><th>Texel</th><th>games</th></tr>"
+    );
+    let mut items = Vec::new();
+    for r in &rows {
+        let _ = writeln!(
+            body,
+            "<tr><td>{} ({})</td><td>{}, {}</td><td>{} [{}, {}]</td><td>{}</td><td>{}</td></tr>",
+            esc(&r.name),
+            esc(&r.letter),
+            esc(&r.player),
+            esc(&r.budget),
+            r.pawns,
+            r.ci95_low,
+            r.ci95_high,
+            r.texel.map_or("–".into(), |t| t.to_string()),
+            r.games
+        );
+        let label = if rows.iter().any(|o| o.budget != r.budget) {
+            format!("{} {}", r.letter, r.budget)
+        } else {
+            r.letter.clone()
+        };
+        items.push((label.clone(), r.pawns.0, (r.ci95_high.0 - r.ci95_low.0) / 2.0));
+        if let Some(t) = r.texel {
+            items.push((format!("{label} Texel"), t.0, 0.0));
+        }
+    }
+    let _ = writeln!(body, "</table>");
+    figure(body, &chart(charts::values("Piece values: play-testing (95% CI) and Texel", "pawns", &items))?);
     Ok(())
 }
 

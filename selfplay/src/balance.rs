@@ -2,6 +2,7 @@
 //! rule option, the setup), every configuration played with the same seeds and openings.
 
 use crate::error::RunError;
+use crate::imbalance::Imbalance;
 use crate::openings::{game_seed, Openings, SharedCache};
 use crate::output::ConfigInfo;
 use crate::run::{count_white, Job, Plan, Progress, Run, RunReport};
@@ -58,6 +59,10 @@ pub struct ConfigEntry {
     /// that the army that moved second moves first.
     #[serde(default)]
     pub swap_armies: bool,
+    /// Pieces removed from the setup, `WHITE:BLACK` (`b:n`, `pp:`, or `q` from the side that
+    /// has it; docs/values.md states which instance goes).
+    #[serde(default)]
+    pub imbalance: Option<String>,
     /// Anything a variant file may say, laid over the base variant.
     #[serde(flatten)]
     pub overrides: toml::Table,
@@ -69,6 +74,8 @@ pub struct Config {
     pub name: String,
     pub variant: Arc<Variant>,
     pub swapped: bool,
+    /// The pieces removed from the base setup (before any swap).
+    pub imbalance: Option<Imbalance>,
 }
 
 pub struct Balance {
@@ -107,16 +114,23 @@ pub fn load(path: &Path) -> Result<Balance, RunError> {
             Ok(Variant::from_toml(&format!("{label} [configs '{}']", c.name), &src)?)
         };
         let mut variant = build(&c.overrides)?;
+        let mut overrides = c.overrides.clone();
+        let imbalance = c.imbalance.as_deref().map(|spec| Imbalance::parse(&variant, spec)).transpose();
+        let imbalance = imbalance.map_err(|e| bad(format!("imbalance: {e}")))?;
+        if let Some(i) = &imbalance {
+            let setup = i.setup(&variant).map_err(|e| bad(format!("imbalance: {e}")))?;
+            overrides.insert("setup".into(), toml::Value::String(setup));
+            variant = build(&overrides)?;
+        }
         if c.swap_armies {
             if !variant.opening_moves.is_empty() {
                 return Err(bad("swap_armies cannot mirror a variant's opening_moves".into()));
             }
-            let mut overrides = c.overrides.clone();
             let swapped = variant.swap_armies(&variant.setup)?;
             overrides.insert("setup".into(), toml::Value::String(swapped));
             variant = build(&overrides)?;
         }
-        configs.push(Config { name: c.name.clone(), variant, swapped: c.swap_armies });
+        configs.push(Config { name: c.name.clone(), variant, swapped: c.swap_armies, imbalance });
     }
     Ok(Balance { file, text, dir, configs })
 }
@@ -138,7 +152,9 @@ impl Balance {
         let entries = &self.file.configs;
         let mut out = Vec::new();
         for (s, e) in entries.iter().enumerate().filter(|(_, e)| e.swap_armies) {
-            if let Some(o) = entries.iter().position(|o| !o.swap_armies && o.overrides == e.overrides) {
+            if let Some(o) =
+                entries.iter().position(|o| !o.swap_armies && o.overrides == e.overrides && o.imbalance == e.imbalance)
+            {
                 out.push((o, s));
             }
         }
@@ -209,6 +225,8 @@ pub fn run(
     let first = &b.configs[0].variant;
     let mut manifest = opts.manifest(RunKind::Balance, &players.iter().collect::<Vec<_>>());
     manifest.config = Some(b.text.clone());
+    manifest.army_swaps =
+        b.swaps().iter().map(|&(o, s)| (b.configs[o].name.clone(), b.configs[s].name.clone())).collect();
     let seats: Vec<(PlayerSpec, String)> = players.iter().flat_map(|p| opts.rungs(p)).collect();
     let rungs = seats.len() / players.len().max(1);
     let several = [b.configs.len() > 1, players.len() > 1, rungs > 1];
@@ -255,6 +273,68 @@ pub fn run(
 
 #[cfg(test)]
 mod tests {
+    use hoplite_core::{perft::perft, Position};
+
+    fn load_text(name: &str, text: &str) -> super::Balance {
+        let path = std::env::temp_dir().join(format!("hoplite-balance-{name}-{}.toml", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let b = super::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let _ = std::fs::remove_file(&path);
+        b
+    }
+
+    /// Positions of `variant` reached by a fixed walk from its setup (castling rights,
+    /// promotions near, both kings of Spartan chess moved), and the setup itself.
+    fn walk(start: &Position, plies: usize) -> Vec<Position> {
+        let mut out = vec![start.clone()];
+        let mut p = start.clone();
+        let mut moves = Vec::new();
+        for i in 0..plies {
+            p.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            p.make(moves[(i * 7 + 3) % moves.len()]);
+            out.push(p.clone());
+        }
+        out
+    }
+
+    /// The swapped armies are the colour mirror of the original: the original with the other
+    /// side to move has the swapped position's perft, move for move, at every depth.
+    #[test]
+    fn swapped_armies_are_the_colour_mirror_in_perft() {
+        for variant in ["spartan", "chess", "great-shatranj"] {
+            let b = load_text(
+                variant,
+                &format!("variant = \"{variant}\"\n[[configs]]\nname = \"a\"\n[[configs]]\nname = \"b\"\nswap_armies = true\n"),
+            );
+            assert_eq!(b.swaps(), [(0, 1)]);
+            let (orig, swapped) = (&b.configs[0], &b.configs[1]);
+            assert!(swapped.swapped && !orig.swapped);
+            for p in walk(&Position::startpos(&orig.variant), 12) {
+                let fen = p.to_fen();
+                let mirrored = Position::from_fen(&swapped.variant, &b.start_in(swapped, &fen).unwrap()).unwrap();
+                assert_eq!(mirrored.side_to_move(), p.side_to_move(), "{fen}: the same side moves");
+                // The original with the other side to move (and no en passant target).
+                let fields: Vec<&str> = fen.split(' ').collect();
+                let other = if fields[1] == "w" { "b" } else { "w" };
+                let flipped = format!("{} {other} {} - {} {}", fields[0], fields[2], fields[4], fields[5]);
+                let Ok(mut flipped) = Position::from_fen(&orig.variant, &flipped) else {
+                    continue; // the side not to move would be in check
+                };
+                let mut mirrored = mirrored.clone();
+                for depth in 1..=3 {
+                    assert_eq!(
+                        perft(&mut flipped, depth),
+                        perft(&mut mirrored, depth),
+                        "{variant} {fen} depth {depth}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_config_error_names_its_line() {
         let path = std::env::temp_dir().join(format!("hoplite-balance-{}.toml", std::process::id()));

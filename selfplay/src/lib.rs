@@ -6,6 +6,7 @@ pub mod balance;
 pub mod book;
 pub mod error;
 pub mod game;
+pub mod imbalance;
 pub mod matchup;
 pub mod merge;
 pub mod openings;
@@ -16,6 +17,7 @@ pub mod quality;
 pub mod run;
 pub mod selfplay;
 pub mod stats;
+pub mod values;
 
 pub use error::RunError;
 pub use player::PlayerSpec;
@@ -77,6 +79,7 @@ impl RunOptions {
             sprt: None,
             engines: self.engines.clone(),
             ladder: self.ladder.clone(),
+            army_swaps: Vec::new(),
             players: players.iter().map(|p| p.record()).collect(),
         }
     }
@@ -106,16 +109,18 @@ impl RunOptions {
 
 /// A table of the summary for the terminal: each side's score with its 95% interval.
 pub fn summary_table(tallies: &Tallies) -> String {
+    let list = tallies.list();
+    let w = list.iter().map(|(info, _)| info.label.chars().count()).max().unwrap_or(0).max(24);
     let mut s = format!(
-        "{:<24} {:>6} {:>6} {:>6} {:>6}  {:>22}  {:>22}  {:>6}\n",
+        "{:<w$} {:>6} {:>6} {:>6} {:>6}  {:>22}  {:>22}  {:>6}\n",
         "config", "games", "white", "draws", "black", "white score (95% CI)", "black score (95% CI)", "plies"
     );
-    for (info, t) in tallies.list() {
+    for (info, t) in list {
         let config = info.label;
         let (lo, hi) = t.wdl.score_interval();
         let sc = t.wdl.score();
         s += &format!(
-            "{:<24} {:>6} {:>6} {:>6} {:>6}  {:>6.3} [{:.3}, {:.3}]  {:>6.3} [{:.3}, {:.3}]  {:>6.1}\n",
+            "{:<w$} {:>6} {:>6} {:>6} {:>6}  {:>6.3} [{:.3}, {:.3}]  {:>6.3} [{:.3}, {:.3}]  {:>6.1}\n",
             config,
             t.wdl.games(),
             t.wdl.wins,

@@ -341,3 +341,51 @@ impl RunOutput {
         Ok(row)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(result: GameResult, termination: Termination, plies: u32, branching: f64, evals: &str) -> GameRow {
+        GameRow {
+            game_id: 0,
+            variant: "chess".into(),
+            config: "c".into(),
+            seed: 0,
+            white: "a".into(),
+            black: "b".into(),
+            opening_fen: String::new(),
+            result,
+            termination,
+            plies,
+            final_fen: String::new(),
+            nodes: 0,
+            duration_ms: None,
+            branching: Some(Decimal(branching)),
+            evals: Some(evals.into()),
+        }
+    }
+
+    /// The quality columns of three hand-made games, worked out by hand.
+    #[test]
+    fn quality_measures_of_hand_made_games() {
+        let mut t = Tally::default();
+        // White wins: ahead (above 0) for good from the second of its four evaluations; one lead
+        // change (Black's lead of 80, then White's past 50).
+        t.add(&game(GameResult::WhiteWins, Termination::Checkmate, 10, 20.0, "-80 10 60 400"));
+        // A draw at the ply limit: two lead changes, no decision.
+        t.add(&game(GameResult::Draw, Termination::MaxPlies, 20, 30.0, "60 -60 70 0"));
+        // Black wins, ahead from the start: decided at 0.
+        t.add(&game(GameResult::BlackWins, Termination::Checkmate, 30, 40.0, "-70 -90"));
+        let r = t.row(&ConfigInfo::new("c", "hoplite", "nodes 1", [false; 3]));
+        assert_eq!((r.games, r.white_wins, r.draws, r.black_wins), (3, 1, 1, 1));
+        assert_eq!(r.mean_plies.0, 20.0);
+        assert!((r.length_sd.0 - (200.0f64 / 3.0).sqrt()).abs() < 1e-9, "population sd of 10, 20, 30");
+        assert_eq!(r.branching.0, 30.0);
+        assert_eq!(r.balance.0, 1.0, "White scores exactly one half");
+        assert!((r.drawishness.0 - 1.0 / 3.0).abs() < 1e-12);
+        assert!((r.completion.0 - 2.0 / 3.0).abs() < 1e-12, "the ply limit is not a rule of the game");
+        assert_eq!(r.lead_changes.unwrap().0, 1.0, "(1 + 2 + 0) / 3");
+        assert_eq!(r.decisiveness.unwrap().0, 0.125, "(1/4 + 0) / 2 decided games");
+    }
+}

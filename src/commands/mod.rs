@@ -6,6 +6,7 @@ pub mod players;
 pub mod progress;
 pub mod selfplay;
 pub mod tune;
+pub mod values;
 
 use hoplite_core::variant::{builtin_names, Variant};
 use std::process::ExitCode;

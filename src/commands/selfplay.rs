@@ -22,7 +22,7 @@ use std::time::Duration;
 pub(crate) struct BudgetArgs {
     /// Nodes per move, or a ladder: 1000,4000,16000.
     #[arg(long, value_delimiter = ',')]
-    nodes: Vec<u64>,
+    pub(crate) nodes: Vec<u64>,
     /// Depth per move, or a ladder of depths.
     #[arg(long, value_delimiter = ',')]
     depth: Vec<u32>,
@@ -95,16 +95,16 @@ enum Order {
 }
 
 #[derive(Args, Clone)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// Number of games (per configuration in a balance run).
     #[arg(long)]
-    games: Option<u64>,
+    pub(crate) games: Option<u64>,
     /// Worker threads (default: all cores); each has its own players and engine processes.
     #[arg(long)]
     threads: Option<usize>,
     /// Run seed: each game's randomness comes from (seed, game id).
     #[arg(long)]
-    seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// Uniformly random legal moves to open each game.
     #[arg(long)]
     random_plies: Option<u32>,
@@ -116,13 +116,13 @@ pub struct RunArgs {
     book_order: Order,
     /// Output directory.
     #[arg(long)]
-    out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// Also write games.pgn.
     #[arg(long)]
     pgn: bool,
     /// Continue an interrupted run in --out (same arguments).
     #[arg(long)]
-    resume: bool,
+    pub(crate) resume: bool,
     /// Play only game ids ≡ K (mod N), as K/N.
     #[arg(long)]
     shard: Option<String>,
@@ -263,23 +263,32 @@ pub fn run_selfplay(a: SelfplayArgs) -> CmdResult {
 #[derive(Args)]
 pub struct BalanceArgs {
     /// Balance experiment (TOML): base variant, engine settings and [[configs]] overrides.
-    config: PathBuf,
+    pub(crate) config: PathBuf,
     /// Who plays both sides (hoplite, random, or engines of engines.toml); a comma list plays
     /// every configuration with each. Default: the file's `players`, else hoplite.
     #[arg(long, value_delimiter = ',')]
-    player: Vec<String>,
+    pub(crate) player: Vec<String>,
     /// The budget per move, or a ladder (overrides the file's nodes and depth).
     #[command(flatten)]
-    budget: BudgetArgs,
+    pub(crate) budget: BudgetArgs,
     #[command(flatten)]
-    run: RunArgs,
+    pub(crate) run: RunArgs,
 }
 
 pub fn run_balance(a: BalanceArgs) -> CmdResult {
+    balance_run(a, "balance")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs a balance file and prints its summary; returns the file and the output directory.
+pub(crate) fn balance_run(
+    a: BalanceArgs,
+    kind: &str,
+) -> Result<(balance::Balance, PathBuf), Box<dyn std::error::Error>> {
     let b = balance::load(&a.config)?;
     let f = &b.file;
     let default_out =
-        format!("runs/balance-{}", a.config.file_stem().map_or("run".into(), |s| s.to_string_lossy().to_string()));
+        format!("runs/{kind}-{}", a.config.file_stem().map_or("run".into(), |s| s.to_string_lossy().to_string()));
     // The command line, then the file, then the defaults.
     let defaults = Defaults {
         games: f.games.unwrap_or(DEFAULTS.games),
@@ -303,11 +312,11 @@ pub fn run_balance(a: BalanceArgs) -> CmdResult {
     let registry = Registry::load(opts.engines.as_deref().map(Path::new))?;
     let players =
         names.iter().map(|n| registry.player(n, n, budget, None, opts.tt_megabytes)).collect::<Result<Vec<_>, _>>()?;
-    let mut display = Display::new("balance");
+    let mut display = Display::new(kind);
     let r = balance::run(&b, &players, &opts, |p| display.update(p))?;
     out!("{}", summary_table(&r.tallies));
     finish(&opts.out, &r, &display);
-    Ok(ExitCode::SUCCESS)
+    Ok((b, opts.out))
 }
 
 #[derive(Args)]

@@ -239,7 +239,7 @@ pub fn standard_errors(d: &Dataset, w: &[f64], k: f64, fitted: &[bool], ridge: &
 
 /// Inverse of a symmetric positive matrix by Gauss-Jordan elimination; rows and columns of
 /// weights the data never touched are left out (their errors stay unknown).
-fn invert(m: &[f64], p: usize) -> Option<Vec<f64>> {
+pub(crate) fn invert(m: &[f64], p: usize) -> Option<Vec<f64>> {
     let live: Vec<usize> = (0..p).filter(|&a| m[a * p + a] > 1e-18).collect();
     let q = live.len();
     let mut a = vec![0.0; q * 2 * q];

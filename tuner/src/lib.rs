@@ -4,6 +4,7 @@
 pub mod data;
 pub mod error;
 pub mod fit;
+pub mod playtest;
 pub mod tune;
 
 pub use data::{load, Dataset, Loaded};

@@ -1,0 +1,128 @@
+//! Material imbalances: a variant's setup with pieces removed, for piece values by
+//! play-testing (docs/values.md) and any balance configuration that asks for one.
+
+use hoplite_core::{Variant, BLACK, WHITE};
+
+/// Piece types removed from each side's setup (a type twice for two of it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Imbalance {
+    pub removed: [Vec<usize>; 2],
+}
+
+/// The letters' piece types; `side` must have each in its setup.
+fn types(variant: &Variant, letters: &str, side: usize) -> Result<Vec<usize>, String> {
+    letters
+        .chars()
+        .map(|c| {
+            let t = variant.pieces.iter().position(|p| p.letter == c.to_ascii_lowercase());
+            match t {
+                Some(t) if variant.start.pieces.iter().any(|&(_, c, ty)| c == side && ty == t) => Ok(t),
+                Some(_) => Err(format!("'{c}': {} has none in the setup", ["White", "Black"][side])),
+                None => Err(format!("'{c}' is not a piece of {}", variant.name)),
+            }
+        })
+        .collect()
+}
+
+impl Imbalance {
+    /// Reads `WHITE:BLACK`, the letters removed from each side (either may be empty): `b:n`
+    /// is White without a bishop against Black without a knight, `pp:` White two pawns down.
+    /// Letters alone (`q`) are removed from the side whose setup has them, White if both do.
+    pub fn parse(variant: &Variant, spec: &str) -> Result<Imbalance, String> {
+        let spec = spec.trim();
+        let removed = match spec.split_once(':') {
+            Some((w, b)) => [types(variant, w.trim(), WHITE)?, types(variant, b.trim(), BLACK)?],
+            None => match types(variant, spec, WHITE) {
+                Ok(t) => [t, vec![]],
+                Err(white) => [vec![], types(variant, spec, BLACK).map_err(|_| white)?],
+            },
+        };
+        Ok(Imbalance { removed })
+    }
+
+    /// Per piece type: the count removed from Black minus the count removed from White (what
+    /// White is ahead by).
+    pub fn balance_of(&self, ty: usize) -> f64 {
+        let count = |side: usize| self.removed[side].iter().filter(|&&t| t == ty).count() as f64;
+        count(BLACK) - count(WHITE)
+    }
+
+    /// The setup's FEN without the pieces. Of several of a type, a side gives the one nearest
+    /// the a-file (pawns: from the b-file on, the a-pawn last); a rook that castles takes its
+    /// castling right with it. A side keeps at least one royal piece.
+    pub fn setup(&self, variant: &Variant) -> Result<String, String> {
+        let geo = &variant.geometry;
+        let mut setup = variant.start.clone();
+        for side in [WHITE, BLACK] {
+            for &ty in &self.removed[side] {
+                let key = |sq: usize| {
+                    let file = geo.file(sq);
+                    (
+                        variant.pieces[ty].pawn && file == 0,
+                        file,
+                        if side == WHITE { geo.rank(sq) } else { geo.ranks - 1 - geo.rank(sq) },
+                    )
+                };
+                let (i, &(sq, _, _)) = setup
+                    .pieces
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.1 == side && p.2 == ty)
+                    .min_by_key(|(_, p)| key(p.0))
+                    .ok_or_else(|| {
+                        format!("{} has no {} left to remove", ["White", "Black"][side], variant.pieces[ty].name)
+                    })?;
+                if variant.pieces[ty].royal
+                    && setup.pieces.iter().filter(|p| p.1 == side && variant.pieces[p.2].royal).count() == 1
+                {
+                    return Err(format!("{} cannot give its last royal piece", ["White", "Black"][side]));
+                }
+                setup.pieces.remove(i);
+                if variant.castling.as_ref().is_some_and(|c| c.rook == ty) {
+                    let king =
+                        setup.pieces.iter().find(|p| p.1 == side && variant.pieces[p.2].royal).map(|p| geo.file(p.0));
+                    let queen_side = king.is_some_and(|k| geo.file(sq) < k);
+                    setup.castling &= !(1 << (2 * side + queen_side as usize));
+                }
+            }
+        }
+        Ok(setup.to_fen(geo, &variant.letters()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_leave_by_the_stated_rule() {
+        let chess = Variant::builtin("chess");
+        let fen = |spec: &str| Imbalance::parse(&chess, spec).and_then(|i| i.setup(&chess));
+        assert_eq!(fen("n").unwrap(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1");
+        assert_eq!(fen("b:n").unwrap(), "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RN1QKBNR w KQkq - 0 1");
+        // The rook nearest the a-file, with its castling right.
+        assert_eq!(fen(":r").unwrap(), "1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQk - 0 1");
+        assert_eq!(fen("rr:").unwrap(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBN1 w kq - 0 1");
+        // Pawns from the b-file on.
+        assert_eq!(fen("pp").unwrap(), "rnbqkbnr/pppppppp/8/8/8/8/P2PPPPP/RNBQKBNR w KQkq - 0 1");
+        for spec in ["n", "b:n", ":r", "rr:", "pp", "q:rr", "pppppppp:"] {
+            let f = fen(spec).unwrap();
+            hoplite_core::Position::from_fen(&chess, &f).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        }
+        assert_eq!(Imbalance::parse(&chess, "bb:nn").unwrap().balance_of(2), -2.0);
+        assert!(fen("k").unwrap_err().contains("last royal"));
+        assert!(fen("x").unwrap_err().contains("'x' is not a piece of chess"));
+        assert!(fen("nnn").unwrap_err().contains("no Knight left"));
+    }
+
+    #[test]
+    fn each_army_gives_its_own_pieces() {
+        let spartan = Variant::builtin("spartan");
+        let i = Imbalance::parse(&spartan, "g").unwrap();
+        assert!(i.removed[WHITE].is_empty() && i.removed[BLACK].len() == 1, "the General is a Spartan piece");
+        // A Spartan king is not the last one: it may be given.
+        let two = Imbalance::parse(&spartan, ":k").unwrap().setup(&spartan).unwrap();
+        assert_eq!(two.split('/').next().unwrap().matches('k').count(), 1, "{two}");
+        assert!(Imbalance::parse(&spartan, "g:").unwrap_err().contains("White has none"));
+    }
+}

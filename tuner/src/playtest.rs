@@ -1,0 +1,131 @@
+//! Piece values by play-testing (H. G. Muller's method; docs/values.md): games from starts with
+//! a material imbalance, each score turned into a difference of material through pawn-odds
+//! games of the same variant.
+//!
+//! An imbalance's games give the score `s` of the army that is White in the rules, over both
+//! colours (the game with the armies' colours swapped cancels the first move). Its logit
+//! `ln(s / (1 − s))` is modelled as `Σ_t u_t · (removed from Black − removed from White)_t`,
+//! plus an army term when the two armies differ, where `u_t` is piece type t's worth in logit
+//! units. A weighted least-squares fit (weights from each score's variance) finds every `u_t`
+//! at once; the pawn's `u` is the scale, and a value in pawns is `u_t / u_pawn`. Near equality
+//! the logit is linear in the score, as Muller's calibration is; far from it the logit keeps a
+//! large odds (a queen) from being squeezed against a score of 1.
+
+use crate::fit::invert;
+
+/// One imbalance's games, from the view of the army that is White in the rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observation {
+    /// Per unknown: the count removed from Black's army minus the count removed from White's
+    /// (and 1 for the army term, when there is one).
+    pub coef: Vec<f64>,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Observation {
+    /// The score with half a point added to each side (so that a clean sweep has a finite
+    /// logit), the logit and its variance (delta method, from one game's score variance).
+    fn logit(&self) -> Option<(f64, f64)> {
+        let n = (self.wins + self.draws + self.losses) as f64;
+        if n == 0.0 {
+            return None;
+        }
+        let points = self.wins as f64 + self.draws as f64 / 2.0;
+        let s = (points + 0.5) / (n + 1.0);
+        let raw = points / n;
+        let game_var = ((self.wins as f64 + self.draws as f64 / 4.0) / n - raw * raw).max(0.25 / n);
+        let var = game_var / n / (s * (1.0 - s)).powi(2);
+        Some(((s / (1.0 - s)).ln(), var))
+    }
+}
+
+/// The fitted worths in logit units and their covariance.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    pub u: Vec<f64>,
+    /// Row-major, unknowns × unknowns.
+    pub cov: Vec<f64>,
+}
+
+/// Weighted least squares of the observations' logits on their coefficients.
+pub fn fit(obs: &[Observation], unknowns: usize) -> Result<Fit, String> {
+    let p = unknowns;
+    let (mut ata, mut atb) = (vec![0.0; p * p], vec![0.0; p]);
+    for o in obs {
+        let Some((l, var)) = o.logit() else { continue };
+        let w = 1.0 / var;
+        for i in 0..p {
+            atb[i] += w * o.coef[i] * l;
+            for j in 0..p {
+                ata[i * p + j] += w * o.coef[i] * o.coef[j];
+            }
+        }
+    }
+    let cov = invert(&ata, p)
+        .filter(|_| (0..p).all(|i| ata[i * p + i] > 1e-18))
+        .ok_or("the imbalances do not determine every value: each piece and the pawn need games of their own")?;
+    let u = (0..p).map(|i| (0..p).map(|j| cov[i * p + j] * atb[j]).sum()).collect();
+    Ok(Fit { u, cov })
+}
+
+/// A value in pawns with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Value {
+    pub pawns: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Fit {
+    /// Unknown `i` in units of unknown `pawn`, its 95% interval by the delta method (the
+    /// scale's own error included).
+    pub fn in_pawns(&self, i: usize, pawn: usize) -> Value {
+        let p = self.u.len();
+        let (ui, up) = (self.u[i], self.u[pawn]);
+        let v = ui / up;
+        let var =
+            (self.cov[i * p + i] - 2.0 * v * self.cov[i * p + pawn] + v * v * self.cov[pawn * p + pawn]) / (up * up);
+        let half = 1.96 * var.max(0.0).sqrt();
+        Value { pawns: v, low: v - half, high: v + half }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Unknowns: pawn, knight. One pawn's odds score 1/3 (logit −ln 2), two pawns' 1/5
+    /// (logit −2 ln 2), a knight's odds 1/9 (logit −3 ln 2): the knight is worth 3 pawns and the
+    /// scale is ln 2 a pawn. The counts give these scores after the half point each side.
+    #[test]
+    fn calibration_worked_example() {
+        let obs = [
+            Observation { coef: vec![-1.0, 0.0], wins: 99, draws: 1, losses: 199 },
+            Observation { coef: vec![-2.0, 0.0], wins: 59, draws: 1, losses: 239 },
+            Observation { coef: vec![0.0, -1.0], wins: 39, draws: 1, losses: 319 },
+        ];
+        let f = fit(&obs, 2).unwrap();
+        assert!((f.u[0] - std::f64::consts::LN_2).abs() < 1e-12, "{}", f.u[0]);
+        let n = f.in_pawns(1, 0);
+        assert!((n.pawns - 3.0).abs() < 1e-12, "{n:?}");
+        assert!(n.low < 3.0 && n.high > 3.0 && n.high - n.low < 1.5, "{n:?}");
+        // The pawn in pawns is 1, with no error of its own.
+        let p = f.in_pawns(0, 0);
+        assert!((p.pawns - 1.0).abs() < 1e-12 && (p.high - p.low).abs() < 1e-9);
+        // Four times the games: the interval halves.
+        let more: Vec<Observation> = obs
+            .iter()
+            .map(|o| Observation { wins: 4 * o.wins + 1, draws: 4 * o.draws, losses: 4 * o.losses + 3, ..o.clone() })
+            .collect();
+        let m = fit(&more, 2).unwrap().in_pawns(1, 0);
+        assert!(((m.high - m.low) / (n.high - n.low) - 0.5).abs() < 0.05, "{m:?} vs {n:?}");
+    }
+
+    #[test]
+    fn a_piece_without_games_is_an_error() {
+        let obs = [Observation { coef: vec![-1.0, 0.0], wins: 10, draws: 0, losses: 20 }];
+        assert!(fit(&obs, 2).is_err());
+    }
+}
