@@ -123,9 +123,7 @@ pub fn load(path: &Path) -> Result<Balance, RunError> {
             variant = build(&overrides)?;
         }
         if c.swap_armies {
-            if !variant.opening_moves.is_empty() {
-                return Err(bad("swap_armies cannot mirror a variant's opening_moves".into()));
-            }
+            // Opening moves need no change: Black's are White's mirrored, as the armies are.
             let swapped = variant.swap_armies(&variant.setup)?;
             overrides.insert("setup".into(), toml::Value::String(swapped));
             variant = build(&overrides)?;
@@ -332,6 +330,22 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// Rumi Shatranj's opening moves are the armies' own (Black's mirror White's), so its
+    /// armies swap as any: the same setup, and the same opening leaps from it.
+    #[test]
+    fn armies_with_opening_moves_swap() {
+        let b = load_text(
+            "rumi",
+            "variant = \"rumi-shatranj\"\n[[configs]]\nname = \"a\"\n[[configs]]\nname = \"b\"\nswap_armies = true\n",
+        );
+        let (a, s) = (&b.configs[0].variant, &b.configs[1].variant);
+        assert_eq!(a.setup, s.setup);
+        let (mut p, mut q) = (Position::startpos(a), Position::startpos(s));
+        for depth in 1..=3 {
+            assert_eq!(perft(&mut p, depth), perft(&mut q, depth));
         }
     }
 
