@@ -5,21 +5,13 @@
 use hoplite_core::{Position, Variant};
 use hoplite_formats::{csvfile, GameRow};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn hoplite(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hoplite")).args(args).output().unwrap()
-}
+mod common;
+use common::{hoplite, ok};
 
-fn ok(args: &[&str]) -> Output {
-    let o = hoplite(args);
-    assert!(o.status.success(), "hoplite {args:?} failed: {}", String::from_utf8_lossy(&o.stderr));
-    o
-}
-
+/// A fresh folder for this test.
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hoplite-book-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+    let d = common::tmp(&format!("book-{name}"));
     std::fs::create_dir_all(&d).unwrap();
     d
 }

@@ -4,24 +4,11 @@
 
 use hoplite_core::{Position, Variant};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::Duration;
 
-fn hoplite(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hoplite")).args(args).output().unwrap()
-}
-
-fn ok(args: &[&str]) -> Output {
-    let o = hoplite(args);
-    assert!(o.status.success(), "hoplite {args:?} failed: {}", String::from_utf8_lossy(&o.stderr));
-    o
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hoplite-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
+mod common;
+use common::{hoplite, ok, tmp};
 
 const FILES: [&str; 4] = ["games.csv", "positions.csv", "summary.csv", "games.pgn"];
 

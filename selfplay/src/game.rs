@@ -110,10 +110,8 @@ impl Adjudicator {
     }
 }
 
-/// The record of a game that side `side` lost before it began: its player could not start
-/// or take the game.
-pub fn forfeit(g: &Game, side: usize, error: PlayerError) -> GameRecord {
-    let start = Position::from_fen(g.variant, &g.opening.start_fen).expect("start positions are checked");
+/// The record of game `g` from `opening_fen` before a move of it: who, where, nothing played.
+fn unplayed(g: &Game, opening_fen: String, result: GameResult, termination: Termination) -> GameRecord {
     GameRecord {
         variant: g.variant.clone(),
         game_id: g.game_id,
@@ -121,20 +119,31 @@ pub fn forfeit(g: &Game, side: usize, error: PlayerError) -> GameRecord {
         seed: g.seed,
         white: g.names[0].to_string(),
         black: g.names[1].to_string(),
-        opening_fen: start.to_fen(),
+        final_fen: opening_fen.clone(),
+        opening_fen,
         start_fen: g.opening.start_fen.to_string(),
-        result: GameResult::win_for(1 - side),
-        termination: error.termination(),
+        result,
+        termination,
         plies: 0,
-        final_fen: start.to_fen(),
         nodes: 0,
         duration_ms: 0,
         positions: Vec::new(),
         san: Vec::new(),
         opening_san: Vec::new(),
-        failure: Some((side, error)),
+        failure: None,
         branching: 0.0,
         evals: Vec::new(),
+    }
+}
+
+/// The record of a game that side `side` lost before it began: its player could not start
+/// or take the game.
+pub fn forfeit(g: &Game, side: usize, error: PlayerError) -> GameRecord {
+    let start = Position::from_fen(g.variant, &g.opening.start_fen).expect("start positions are checked");
+    let termination = error.termination();
+    GameRecord {
+        failure: Some((side, error)),
+        ..unplayed(g, start.to_fen(), GameResult::win_for(1 - side), termination)
     }
 }
 
@@ -226,16 +235,6 @@ pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> GameRecord {
         plies += 1;
     };
     GameRecord {
-        variant: g.variant.clone(),
-        game_id: g.game_id,
-        config: g.config.to_string(),
-        seed: g.seed,
-        white: g.names[0].to_string(),
-        black: g.names[1].to_string(),
-        opening_fen,
-        start_fen: g.opening.start_fen.to_string(),
-        result,
-        termination,
         plies: pos.ply() as u32,
         final_fen: pos.to_fen(),
         nodes,
@@ -246,6 +245,7 @@ pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> GameRecord {
         failure,
         branching: legal_total as f64 / plies.max(1) as f64,
         evals,
+        ..unplayed(g, opening_fen, result, termination)
     }
 }
 
