@@ -207,20 +207,27 @@ pub struct BookLine {
 /// index order, so the book does not depend on the thread count.
 const BATCH: usize = 256;
 
+/// A book and what it took: distinct candidates scored, and how many of them were level
+/// (the book keeps the first `positions` of those).
+pub struct Book {
+    pub lines: Vec<BookLine>,
+    pub scored: u64,
+    pub level: u64,
+}
+
 /// Draws distinct random openings (candidate `j` from the seed of `j`), scores each with the
 /// player's search from a fresh start, and keeps those within the bound, in candidate order.
-/// Returns the book and the number of candidates tried.
 pub fn make_book(
     variant: &Arc<Variant>,
     player: &PlayerSpec,
     s: &BookSettings,
     mut progress: impl FnMut(usize, u64),
-) -> Result<(Vec<BookLine>, u64), RunError> {
+) -> Result<Book, RunError> {
     player.check(variant)?;
     let start = Position::startpos(variant);
     let mut seen = HashSet::new();
     let mut book = Vec::new();
-    let mut tried = 0u64;
+    let (mut tried, mut scored, mut level) = (0u64, 0u64, 0u64);
     while book.len() < s.positions && tried < s.max_tries {
         let mut batch = Vec::new();
         while batch.len() < BATCH && tried < s.max_tries {
@@ -234,14 +241,18 @@ pub fn make_book(
             }
         }
         let scores = score_all(variant, player, &start, &batch, s.threads)?;
+        scored += batch.len() as u64;
         for ((moves, pos), score) in batch.into_iter().zip(scores) {
-            if score.abs() <= s.within && book.len() < s.positions {
-                book.push(BookLine { moves, fen: pos.to_fen(), score });
+            if score.abs() <= s.within {
+                level += 1;
+                if book.len() < s.positions {
+                    book.push(BookLine { moves, fen: pos.to_fen(), score });
+                }
             }
         }
         progress(book.len(), tried);
     }
-    Ok((book, tried))
+    Ok(Book { lines: book, scored, level })
 }
 
 /// The player's score of each position, scored on `threads` threads.

@@ -61,7 +61,7 @@ pub fn run(a: BookArgs) -> CmdResult {
         threads: a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         max_tries: a.max_tries.unwrap_or(a.games as u64 * 100),
     };
-    let (book, tried) = make_book(&variant, &player, &settings, |found, tried| {
+    let made = make_book(&variant, &player, &settings, |found, tried| {
         eprint!("\r{found}/{} positions kept of {tried} tried", settings.positions);
     })?;
     eprintln!();
@@ -72,12 +72,19 @@ pub fn run(a: BookArgs) -> CmdResult {
         }
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()).into())
     };
-    write(&out, epd_text(&variant, &book))?;
+    let book = &made.lines;
+    write(&out, epd_text(&variant, book))?;
     if let Some(p) = &a.pgn {
-        write(p, pgn_book(&variant, &book))?;
+        write(p, pgn_book(&variant, book))?;
     }
-    let kept = 100.0 * book.len() as f64 / tried.max(1) as f64;
-    outln!("{} positions within ±{} cp ({kept:.0}% of {tried} tried) in {}", book.len(), a.within, out.display());
+    let level = 100.0 * made.level as f64 / made.scored.max(1) as f64;
+    outln!(
+        "{} positions within ±{} cp in {} ({level:.0}% of {} distinct openings scored were)",
+        book.len(),
+        a.within,
+        out.display(),
+        made.scored
+    );
     if book.len() < a.games {
         eprintln!("warning: only {} of {} positions found; raise --max-tries or --within", book.len(), a.games);
         return Ok(ExitCode::from(1));
