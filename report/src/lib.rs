@@ -146,18 +146,18 @@ fn games_sections(dir: &Path, manifest: Option<&Manifest>, body: &mut String) ->
     let mut configs = Vec::new();
     for r in &rows {
         let (s, lo, hi) = (r.white_score.0, r.ci95_low.0, r.ci95_high.0);
-        let _ = writeln!(
+        table_row(
             body,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{s:.3} [{lo:.3}, {hi:.3}]</td><td>{:.3} [{:.3}, {:.3}]</td><td>{}</td></tr>",
-            esc(&r.config),
-            r.games,
-            r.white_wins,
-            r.draws,
-            r.black_wins,
-            1.0 - s,
-            1.0 - hi,
-            1.0 - lo,
-            r.mean_plies
+            &[
+                esc(&r.config),
+                r.games.to_string(),
+                r.white_wins.to_string(),
+                r.draws.to_string(),
+                r.black_wins.to_string(),
+                format!("{s:.3} [{lo:.3}, {hi:.3}]"),
+                format!("{:.3} [{:.3}, {:.3}]", 1.0 - s, 1.0 - hi, 1.0 - lo),
+                r.mean_plies.to_string(),
+            ],
         );
         configs.push((r.config.clone(), s, lo, hi));
     }
@@ -320,6 +320,15 @@ fn tune_section(weights: &Path, loss: &Path, values: &Path, body: &mut String) -
     let _ = writeln!(body, "</table>");
     figure(body, &chart(charts::values("Piece values (± one standard error)", "pawns", &items))?);
     Ok(())
+}
+
+/// A table row of cells already escaped.
+fn table_row(body: &mut String, cells: &[String]) {
+    body.push_str("<tr>");
+    for c in cells {
+        let _ = write!(body, "<td>{c}</td>");
+    }
+    body.push_str("</tr>\n");
 }
 
 /// A plot's SVG, or why plotters could not draw it.

@@ -2,7 +2,7 @@
 //! budget (a strength ladder) with its trend, the players' verdicts side by side, the armies'
 //! colours swapped, and the game-quality measures (docs/quality.md).
 
-use crate::{chart, charts, esc, figure, Result};
+use crate::{chart, charts, esc, figure, table_row, Result};
 use hoplite_formats::{Manifest, SummaryRow};
 use std::fmt::Write as _;
 
@@ -193,19 +193,18 @@ pub fn quality_section(rows: &[SummaryRow], body: &mut String) {
     );
     for r in rows {
         let opt = |x: Option<String>| x.unwrap_or_else(|| "–".into());
-        let _ = writeln!(
-            body,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+        let cells = [
             esc(&r.config),
-            r.mean_plies,
-            r.length_sd,
-            r.branching,
-            r.balance,
-            r.drawishness,
-            r.completion,
+            r.mean_plies.to_string(),
+            r.length_sd.to_string(),
+            r.branching.to_string(),
+            r.balance.to_string(),
+            r.drawishness.to_string(),
+            r.completion.to_string(),
             opt(r.lead_changes.map(|x| x.to_string())),
-            opt(r.decisiveness.map(|x| x.to_string()))
-        );
+            opt(r.decisiveness.map(|x| x.to_string())),
+        ];
+        table_row(body, &cells);
     }
     let _ = writeln!(body, "</table>");
 }
