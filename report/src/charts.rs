@@ -92,6 +92,9 @@ pub fn scores(configs: &[(String, f64, f64, f64)]) -> Result {
     })
 }
 
+/// Colours that read on white, for lines.
+const STRONG: [RGBColor; 6] = [RED, BLUE, RGBColor(0, 140, 0), MAGENTA, RGBColor(200, 120, 0), BLACK];
+
 /// A named series of (score, low, high) points, one per budget.
 pub type Rungs = (String, Vec<(f64, f64, f64)>);
 
@@ -104,7 +107,7 @@ pub fn ladder(budgets: &[String], series: &[Rungs]) -> Result {
         chart.draw_series(LineSeries::new([(-0.5, 0.5), (n as f64 - 0.5, 0.5)], BLACK.mix(0.4))).map_err(e)?;
         let k = series.len().max(1) as f64;
         for (j, (name, points)) in series.iter().enumerate() {
-            let colour = Palette99::pick(j).to_rgba();
+            let colour = STRONG[j % STRONG.len()];
             // Series side by side within a rung, so that error bars do not hide each other.
             let x = |i: usize| i as f64 + (j as f64 - (k - 1.0) / 2.0) * 0.08;
             chart
@@ -124,7 +127,13 @@ pub fn ladder(budgets: &[String], series: &[Rungs]) -> Result {
                 )
                 .map_err(e)?;
         }
-        chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(e)?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(e)?;
         Ok(())
     })
 }
