@@ -25,7 +25,7 @@ fn engines_file(dir: &Path) -> PathBuf {
     let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engine.sh");
     let mut text = String::new();
     for proto in ["uci", "xboard"] {
-        for mode in ["crash", "illegal", "silent", "slow", "good"] {
+        for mode in ["crash", "illegal", "silent", "slow", "good", "resign"] {
             text += &format!(
                 "[{proto}-{mode}]\nprotocol = \"{proto}\"\ncommand = {:?}\nargs = [\"{proto}\", \"{mode}\"]\ntimeout = 1.0\n\n",
                 fake.display().to_string()
@@ -99,6 +99,16 @@ fn a_failing_engine_loses_each_game_and_the_run_goes_on() {
         assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
         assert!(games(&dir.join(&name)).iter().all(|g| g.3 == "max_plies"), "{name}");
     }
+    // An xboard engine that resigns loses each game, as a result (adjudication), not a failure.
+    let o = run_match(&dir, &engines, "xboard-resign", &["--a-depth", "3"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("player's failure"));
+    let g = games(&dir.join("xboard-resign"));
+    let want = [
+        ("xboard-resign".to_string(), "hoplite".to_string(), "0-1".to_string(), "adjudication".to_string()),
+        ("hoplite".into(), "xboard-resign".into(), "1-0".into(), "adjudication".into()),
+    ];
+    assert_eq!(g, want);
     // An engine that is not there is refused before the run starts.
     let o = run_match(&dir, &engines, "stockfish", &[]);
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("no player 'stockfish'"));

@@ -199,6 +199,10 @@ pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> GameRecord {
         let flag_fell = remaining[side].is_some_and(|left| spent > left + CLOCK_MARGIN);
         let reply = match reply {
             Ok(r) if !flag_fell => r,
+            // A resignation in time is a result, not a failure.
+            Err(PlayerError::Resigned) if !flag_fell => {
+                break (GameResult::win_for(1 - side), Termination::Adjudication)
+            }
             late_or_failed => {
                 // A move after the flag fell loses on time, whatever the move.
                 let error = match late_or_failed {

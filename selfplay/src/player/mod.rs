@@ -71,6 +71,9 @@ pub enum PlayerError {
     Crash(String),
     #[error("no answer within {0:.1?}")]
     Timeout(Duration),
+    /// An xboard engine gave the game up (`resign`): not a fault, a result.
+    #[error("it resigned")]
+    Resigned,
 }
 
 impl PlayerError {
@@ -81,6 +84,7 @@ impl PlayerError {
                 Termination::IllegalMove
             }
             PlayerError::Timeout(_) => Termination::Timeout,
+            PlayerError::Resigned => Termination::Adjudication,
             PlayerError::Setup(_) | PlayerError::Crash(_) => Termination::Crash,
         }
     }

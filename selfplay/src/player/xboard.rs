@@ -190,7 +190,7 @@ impl Player for XboardPlayer {
             let words: Vec<&str> = line.split_whitespace().collect();
             match words.as_slice() {
                 ["move", m, ..] => break m.to_string(),
-                ["resign", ..] => return Err(PlayerError::IllegalMove { mv: "resign".into() }),
+                ["resign", ..] => return Err(PlayerError::Resigned),
                 [first, ..] if first.starts_with("Illegal") || first.starts_with("Error") => {
                     return Err(PlayerError::Refused { message: line.clone() });
                 }
