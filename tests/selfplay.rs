@@ -394,3 +394,35 @@ fn a_ladder_has_a_row_per_configuration_and_budget() {
         assert_eq!(std::fs::read(whole.join(f)).unwrap(), std::fs::read(Path::new(&merged).join(f)).unwrap(), "{f}");
     }
 }
+
+/// Several players in one balance run: a row per configuration and player, in that order,
+/// each player against itself from the same openings; `--evals` keeps a score per ply and
+/// fills the lead-change and decisiveness columns.
+#[test]
+fn a_balance_run_with_two_players_and_evaluations() {
+    use hoplite_formats::{csvfile, GameRow, SummaryRow};
+    let d = tmp("players");
+    std::fs::create_dir_all(&d).unwrap();
+    let file = d.join("b.toml");
+    std::fs::write(&file, "variant = \"chess\"\n[[configs]]\nname = \"orthodox\"\n").unwrap();
+    let out = d.join("run").display().to_string();
+    let args = ["balance", file.to_str().unwrap(), "--player", "hoplite,random", "--nodes", "100"];
+    ok(&args
+        .iter()
+        .chain(&["--games", "4", "--max-plies", "40", "--evals", "--out", &out])
+        .copied()
+        .collect::<Vec<_>>());
+    let rows: Vec<SummaryRow> = csvfile::read(&Path::new(&out).join("summary.csv")).unwrap();
+    let who: Vec<(&str, &str)> = rows.iter().map(|r| (r.config.as_str(), r.player.as_str())).collect();
+    assert_eq!(who, [("orthodox / hoplite", "hoplite"), ("orthodox / random", "random")]);
+    assert!(rows.iter().all(|r| r.games == 4 && r.lead_changes.is_some()));
+    let games: Vec<GameRow> = csvfile::read(&Path::new(&out).join("games.csv")).unwrap();
+    for g in &games {
+        assert_eq!(g.white, g.black, "each player against itself");
+        let evals = g.evals.as_deref().unwrap();
+        // `plies` counts the 8 random opening plies too; the scores start after them.
+        assert_eq!(evals.split(' ').count() as u32, g.plies - 8, "a score per ply: {evals}");
+        // Game i of each player starts from the same opening.
+        assert_eq!(g.opening_fen, games[(g.game_id % 4) as usize].opening_fen);
+    }
+}
