@@ -37,6 +37,15 @@ pub struct PieceType {
     pub no_same_capture: bool,
 }
 
+impl PieceType {
+    /// Whether the piece never leaves the colour of its square (a bishop, an alfil, a ferz):
+    /// such pieces are worth more in pairs.
+    pub fn colour_bound(&self) -> bool {
+        let rules = &self.moves.rules;
+        !rules.is_empty() && rules.iter().flat_map(|r| &r.steps).all(|&(dx, dy)| (dx + dy) % 2 == 0)
+    }
+}
+
 /// What a stalemate means for the side that has no move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stalemate {

@@ -176,12 +176,6 @@ fn default_material(v: &Variant, t: usize) -> i32 {
     }
 }
 
-/// Whether a piece never leaves the colour of its square (a bishop, an alfil, a ferz).
-fn colour_bound(v: &Variant, t: usize) -> bool {
-    let rules = &v.pieces[t].moves.rules;
-    !rules.is_empty() && rules.iter().flat_map(|r| &r.steps).all(|&(dx, dy)| (dx + dy) % 2 == 0)
-}
-
 impl Shape {
     fn new(v: &Variant) -> Shape {
         let types = v.pieces.len();
@@ -356,11 +350,7 @@ impl Weights {
                 (DOUBLED, pawn(-10), pawn(-20)),
                 (ISOLATED, pawn(-10), pawn(-15)),
                 (SUPPORTED, pawn(5), pawn(5)),
-                (
-                    PAIR,
-                    if piece && colour_bound(v, t) { 30 } else { 0 },
-                    if piece && colour_bound(v, t) { 50 } else { 0 },
-                ),
+                (PAIR, if piece && p.colour_bound() { 30 } else { 0 }, if piece && p.colour_bound() { 50 } else { 0 }),
             ] {
                 let j = w.index(g, t);
                 w.values[j] = mg;

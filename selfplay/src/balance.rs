@@ -10,33 +10,41 @@ use crate::{PlayerSpec, RunOptions};
 use hoplite_core::spec::toml_at;
 use hoplite_core::{Position, Variant};
 use hoplite_formats::manifest::RunKind;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct BalanceFile {
     /// Built-in name or variant file (relative to the config file).
     pub variant: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub games: Option<u64>,
     /// Nodes per move, or a ladder of them (`[1000, 4000, 16000]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<OneOrMore<u64>>,
     /// Depth per move, or a ladder of depths.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub depth: Option<OneOrMore<u32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub random_plies: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_plies: Option<u32>,
     /// An opening book (relative to the config file).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub book: Option<String>,
     /// Who plays every configuration against itself: `hoplite`, `random` or engines of
     /// engines.toml (default: hoplite).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub players: Option<Vec<String>>,
     pub configs: Vec<ConfigEntry>,
 }
 
 /// A value or a list of them.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(untagged)]
 pub enum OneOrMore<T> {
     One(T),
@@ -52,16 +60,16 @@ impl<T: Copy> OneOrMore<T> {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize, Serialize)]
 pub struct ConfigEntry {
     pub name: String,
     /// The armies exchange colours (the setup's colour mirror, the same side to move), so
     /// that the army that moved second moves first.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub swap_armies: bool,
     /// Pieces removed from the setup, `WHITE:BLACK` (`b:n`, `pp:`, or `q` from the side that
     /// has it; docs/values.md states which instance goes).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imbalance: Option<String>,
     /// Anything a variant file may say, laid over the base variant.
     #[serde(flatten)]

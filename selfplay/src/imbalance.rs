@@ -47,6 +47,17 @@ impl Imbalance {
         count(BLACK) - count(WHITE)
     }
 
+    /// Per piece type: whether White still has two or more of it, minus whether Black has
+    /// (the pair's worth counts apart from the pieces': a bishop pair is 2 B + the pair).
+    pub fn pair_of(&self, variant: &Variant, ty: usize) -> f64 {
+        let pair = |side: usize| {
+            let left =
+                variant.start_counts[side][ty] as usize - self.removed[side].iter().filter(|&&t| t == ty).count();
+            (left >= 2) as u8 as f64
+        };
+        pair(WHITE) - pair(BLACK)
+    }
+
     /// The setup's FEN without the pieces. Of several of a type, a side gives the one nearest
     /// the a-file (pawns: from the b-file on, the a-pawn last); a rook that castles takes its
     /// castling right with it. A side keeps at least one royal piece.
@@ -109,7 +120,11 @@ mod tests {
             let f = fen(spec).unwrap();
             hoplite_core::Position::from_fen(&chess, &f).unwrap_or_else(|e| panic!("{spec}: {e}"));
         }
-        assert_eq!(Imbalance::parse(&chess, "bb:nn").unwrap().balance_of(2), -2.0);
+        let bb_nn = Imbalance::parse(&chess, "bb:nn").unwrap();
+        assert_eq!((bb_nn.balance_of(2), bb_nn.balance_of(1)), (-2.0, 2.0));
+        // White lost its bishop pair, Black its knight pair; a single pawn keeps the pawns' pair.
+        assert_eq!((bb_nn.pair_of(&chess, 2), bb_nn.pair_of(&chess, 1), bb_nn.pair_of(&chess, 0)), (-1.0, 1.0, 0.0));
+        assert_eq!(Imbalance::parse(&chess, "b:").unwrap().pair_of(&chess, 2), -1.0);
         assert!(fen("k").unwrap_err().contains("last royal"));
         assert!(fen("x").unwrap_err().contains("'x' is not a piece of chess"));
         assert!(fen("nnn").unwrap_err().contains("no Knight left"));

@@ -2,7 +2,7 @@
 //! material imbalances, each played with the armies' colours swapped too, and pawn odds that
 //! set the scale.
 
-use crate::balance::Balance;
+use crate::balance::{Balance, BalanceFile, ConfigEntry, OneOrMore};
 use crate::imbalance::Imbalance;
 use hoplite_core::{Variant, BLACK, WHITE};
 use hoplite_formats::{Decimal, SummaryRow, ValueRow};
@@ -30,8 +30,9 @@ fn armies_differ(variant: &Variant) -> bool {
 /// odds given by its army (pieces of both armies once, from White; a royal piece only where a
 /// side has two, and the other army's pawn where it differs); and each piece against the other
 /// army's next cheaper piece (by the variant's values), so that a strong piece is also
-/// measured near equality. With two different armies, games without an imbalance measure the
-/// armies' difference.
+/// measured near equality; a pair of colour-bound pieces given whole, alone and against two of
+/// that cheaper piece, which tells the pair's worth from its pieces'. With two different
+/// armies, games without an imbalance measure the armies' difference.
 pub fn default_imbalances(variant: &Variant) -> Result<Vec<String>, String> {
     let pawn = scale_pawn(variant).ok_or("White has no pawn to set the scale")?;
     let letter = |t: usize| variant.pieces[t].letter.to_string();
@@ -62,15 +63,29 @@ pub fn default_imbalances(variant: &Variant) -> Result<Vec<String>, String> {
             out.push(spec(side, &letter(t), ""));
         }
     }
+    let pieces = |side: usize| -> Vec<usize> {
+        candidates(side).into_iter().filter(|&t| !variant.pieces[t].pawn && !variant.pieces[t].royal).collect()
+    };
+    let cheaper = |side: usize, t: usize| pieces(1 - side).into_iter().rfind(|&u| value(u) < value(t) && u != t);
+    let mut add = |s: String| {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    };
     for &side in &sides {
-        let others: Vec<usize> =
-            candidates(1 - side).into_iter().filter(|&u| !variant.pieces[u].pawn && !variant.pieces[u].royal).collect();
         for t in candidates(side).into_iter().filter(|&t| !variant.pieces[t].pawn) {
-            if let Some(&u) = others.iter().rfind(|&&u| value(u) < value(t) && u != t) {
-                let s = spec(side, &letter(t), &letter(u));
-                if !out.contains(&s) {
-                    out.push(s);
-                }
+            if let Some(u) = cheaper(side, t) {
+                add(spec(side, &letter(t), &letter(u)));
+            }
+        }
+    }
+    // A colour-bound pair (the bishops): both given, and both against two of the cheaper piece.
+    let two = |side: usize, t: usize| variant.start_counts[side][t] >= 2;
+    for &side in &sides {
+        for t in pieces(side).into_iter().filter(|&t| variant.pieces[t].colour_bound() && two(side, t)) {
+            add(spec(side, &letter(t).repeat(2), ""));
+            if let Some(u) = cheaper(side, t).filter(|&u| two(1 - side, u)) {
+                add(spec(side, &letter(t).repeat(2), &letter(u).repeat(2)));
             }
         }
     }
@@ -79,22 +94,77 @@ pub fn default_imbalances(variant: &Variant) -> Result<Vec<String>, String> {
 
 /// A balance file for the imbalances: each as played and with the armies' colours swapped.
 pub fn balance_file(variant: &str, imbalances: &[String], games: u64, nodes: &[u64], seed: u64) -> String {
-    let list: Vec<String> = nodes.iter().map(|n| n.to_string()).collect();
-    let mut s = format!(
+    let configs = imbalances
+        .iter()
+        .flat_map(|i| {
+            [("", false), (" swapped", true)].map(|(suffix, swap_armies)| ConfigEntry {
+                name: format!("{i}{suffix}"),
+                swap_armies,
+                imbalance: Some(i.clone()),
+                ..Default::default()
+            })
+        })
+        .collect();
+    let file = BalanceFile {
+        variant: variant.into(),
+        games: Some(games),
+        nodes: Some(OneOrMore::More(nodes.to_vec())),
+        random_plies: Some(8),
+        seed: Some(seed),
+        max_plies: Some(300),
+        configs,
+        ..Default::default()
+    };
+    let text = toml::to_string(&file).expect("a balance file is TOML");
+    format!(
         "# Piece values by play-testing (docs/values.md), as `hoplite values` wrote it; edit and\n\
-         # run it again with `hoplite values THIS_FILE`.\nvariant = {variant:?}\ngames = {games}\n\
-         nodes = [{}]\nrandom_plies = 8\nseed = {seed}\nmax_plies = 300\n",
-        list.join(", ")
-    );
-    for i in imbalances {
-        for (suffix, swap) in [("", false), (" swapped", true)] {
-            s += &format!("\n[[configs]]\nname = \"{i}{suffix}\"\nimbalance = {i:?}\n");
-            if swap {
-                s += "swap_armies = true\n";
-            }
+         # run it again with `hoplite values THIS_FILE`.\n{text}"
+    )
+}
+
+/// What the fit solves for: a piece's worth, the worth of a pair of a type beyond its two
+/// pieces', or the armies' difference.
+#[derive(Clone, Copy, PartialEq)]
+enum Unknown {
+    Piece(usize),
+    Pair(usize),
+    Army,
+}
+
+impl Unknown {
+    /// Its coefficient in an imbalance's model (what White's army is ahead by).
+    fn coef(self, variant: &Variant, i: &Imbalance) -> f64 {
+        match self {
+            Unknown::Piece(t) => i.balance_of(t),
+            Unknown::Pair(t) => i.pair_of(variant, t),
+            Unknown::Army => 1.0,
         }
     }
-    s
+}
+
+/// The unknowns the imbalances determine: every piece type some imbalance removes; the pair of
+/// a colour-bound type (two cover both colours; other pairs count as twice the piece) where
+/// the imbalances tell it from the pieces (one of a pair taken somewhere, both elsewhere: `b:`
+/// and `bb:`); the armies' difference where they differ.
+fn unknowns(variant: &Variant, imbalances: &[Imbalance]) -> Vec<Unknown> {
+    let mut pieces: Vec<usize> = imbalances.iter().flat_map(|i| i.removed.concat()).collect();
+    pieces.sort_unstable();
+    pieces.dedup();
+    let separable = |t: usize| {
+        let cols: Vec<(f64, f64)> = imbalances.iter().map(|i| (i.balance_of(t), i.pair_of(variant, t))).collect();
+        cols.iter().any(|a| cols.iter().any(|b| (a.0 * b.1 - a.1 * b.0).abs() > 1e-9))
+    };
+    let pairs: Vec<Unknown> = pieces
+        .iter()
+        .filter(|&&t| variant.pieces[t].colour_bound() && separable(t))
+        .map(|&t| Unknown::Pair(t))
+        .collect();
+    let mut out: Vec<Unknown> = pieces.into_iter().map(Unknown::Piece).collect();
+    out.extend(pairs);
+    if armies_differ(variant) {
+        out.push(Unknown::Army);
+    }
+    out
 }
 
 /// The values each (player, budget) of a run's summary gives, with `texel` values (by letter)
@@ -103,18 +173,14 @@ pub fn values(b: &Balance, rows: &[SummaryRow], texel: &[(char, f64)]) -> Result
     let variant = &b.configs[0].variant;
     let base = |c: &crate::balance::Config| c.imbalance.clone().unwrap_or(Imbalance { removed: [vec![], vec![]] });
     let pawn = scale_pawn(variant).ok_or("White has no pawn to set the scale")?;
-    // The unknowns: every piece type some imbalance removes, then the armies' difference.
-    let mut pieces: Vec<usize> = b.configs.iter().flat_map(|c| base(c).removed.concat()).collect();
-    pieces.sort_unstable();
-    pieces.dedup();
-    if !pieces.contains(&pawn) {
+    let all: Vec<Imbalance> = b.configs.iter().map(base).collect();
+    let unknowns = unknowns(variant, &all);
+    let Some(p) = unknowns.iter().position(|&u| u == Unknown::Piece(pawn)) else {
         return Err(format!(
             "no pawn odds: an imbalance must remove '{}' to set the scale",
             variant.pieces[pawn].letter
         ));
-    }
-    let army_term = armies_differ(variant);
-    let unknowns = pieces.len() + army_term as usize;
+    };
     let mut keys: Vec<(String, String)> = Vec::new();
     for r in rows {
         if !keys.contains(&(r.player.clone(), r.budget.clone())) {
@@ -125,7 +191,7 @@ pub fn values(b: &Balance, rows: &[SummaryRow], texel: &[(char, f64)]) -> Result
     for (player, budget) in keys {
         let row = |name: &str| rows.iter().find(|r| r.base == name && r.player == player && r.budget == budget);
         let mut obs = Vec::new();
-        let mut games = vec![0u64; pieces.len()];
+        let mut games = vec![0u64; unknowns.len()];
         for (k, c) in b.configs.iter().enumerate().filter(|(_, c)| !c.swapped) {
             let Some(r) = row(&c.name) else { continue };
             // The rules' White army's results: as White here, as Black in the swapped games.
@@ -135,11 +201,7 @@ pub fn values(b: &Balance, rows: &[SummaryRow], texel: &[(char, f64)]) -> Result
                     (wins, draws, losses) = (wins + w.black_wins, draws + w.draws, losses + w.white_wins);
                 }
             }
-            let i = base(c);
-            let mut coef: Vec<f64> = pieces.iter().map(|&t| i.balance_of(t)).collect();
-            if army_term {
-                coef.push(1.0);
-            }
+            let coef: Vec<f64> = unknowns.iter().map(|u| u.coef(variant, &all[k])).collect();
             for (g, &x) in games.iter_mut().zip(&coef) {
                 if x != 0.0 {
                     *g += wins + draws + losses;
@@ -147,21 +209,31 @@ pub fn values(b: &Balance, rows: &[SummaryRow], texel: &[(char, f64)]) -> Result
             }
             obs.push(Observation { coef, wins, draws, losses });
         }
-        let f = fit(&obs, unknowns)?;
-        let p = pieces.iter().position(|&t| t == pawn).expect("checked");
-        for (j, &t) in pieces.iter().enumerate() {
+        let f = fit(&obs, unknowns.len())?;
+        for (j, &u) in unknowns.iter().enumerate() {
+            let (letter, name, texel) = match u {
+                Unknown::Piece(t) => {
+                    let piece = &variant.pieces[t];
+                    let texel = texel.iter().find(|(l, _)| *l == piece.letter).map(|&(_, x)| Decimal::rounded(x));
+                    (piece.letter.to_string(), piece.name.clone(), texel)
+                }
+                Unknown::Pair(t) => {
+                    let piece = &variant.pieces[t];
+                    (format!("{0}{0}", piece.letter), format!("{} pair", piece.name), None)
+                }
+                Unknown::Army => continue,
+            };
             let v = f.in_pawns(j, p);
-            let piece = &variant.pieces[t];
             out.push(ValueRow {
                 player: player.clone(),
                 budget: budget.clone(),
-                letter: piece.letter.to_string(),
-                name: piece.name.clone(),
+                letter,
+                name,
                 pawns: Decimal::rounded(v.pawns),
                 ci95_low: Decimal::rounded(v.low),
                 ci95_high: Decimal::rounded(v.high),
                 games: games[j],
-                texel: texel.iter().find(|(l, _)| *l == piece.letter).map(|&(_, x)| Decimal::rounded(x)),
+                texel,
             });
         }
     }
@@ -183,7 +255,10 @@ mod tests {
     #[test]
     fn the_default_imbalances_of_chess_and_spartan() {
         let chess = Variant::builtin("chess");
-        assert_eq!(default_imbalances(&chess).unwrap(), ["p:", "pp:", "n:", "b:", "r:", "q:", "b:n", "r:b", "q:r"]);
+        assert_eq!(
+            default_imbalances(&chess).unwrap(),
+            ["p:", "pp:", "n:", "b:", "r:", "q:", "b:n", "r:b", "q:r", "bb:", "bb:nn"]
+        );
         let spartan = Variant::builtin("spartan");
         let s = default_imbalances(&spartan).unwrap();
         // The scale, the armies' difference, each army's pieces (a Spartan king: there are two).
@@ -216,6 +291,49 @@ mod tests {
             games: w + d + l,
             ..Default::default()
         }
+    }
+
+    /// Every built-in's default imbalances determine every unknown (some results for each),
+    /// and a variant with a colour-bound pair gets the pair's row.
+    #[test]
+    fn the_defaults_of_every_built_in_determine_the_values() {
+        for name in hoplite_core::variant::builtin_names() {
+            let specs = default_imbalances(&Variant::builtin(name)).unwrap();
+            let b = load(name, &balance_file(name, &specs, 2, &[100], 1));
+            let rows: Vec<SummaryRow> =
+                b.configs.iter().enumerate().map(|(k, c)| row(&c.name, 10 + k as u64 % 7, 5, 10)).collect();
+            let v = values(&b, &rows, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(v.iter().all(|r| r.pawns.0.is_finite()), "{name}");
+            let pairs: Vec<&str> = v.iter().filter(|r| r.name.ends_with(" pair")).map(|r| r.letter.as_str()).collect();
+            match name {
+                "chess" => assert_eq!(pairs, ["bb"]),
+                "shatranj" => assert_eq!(pairs, ["bb"], "the alfils"),
+                _ => {}
+            }
+        }
+    }
+
+    /// Knight and bishop both worth 3 pawns (logit 3 ln 2) and the bishop pair 1 pawn: White
+    /// without a bishop is down B + pair = 4 pawns, without both 2 B + pair = 7, and `bb:nn`
+    /// is down 1 (the pair). The fit finds the pair apart from the bishop.
+    #[test]
+    fn the_bishop_pair_apart_from_the_bishop() {
+        let specs: Vec<String> = ["p:", "n:", "b:", "bb:", "bb:nn"].map(String::from).into();
+        let b = load("pair", &balance_file("chess", &specs, 2, &[100], 1));
+        // k pawns down: logit −k ln 2, the odds (w + 1) / (l + 1) = 2^−k after the half point
+        // each side, with 7 wins, a draw and l = 8·2^k − 1 losses, split between the colours.
+        let rows = |spec: &str, k: u32| {
+            let l = 8 * (1u64 << k) - 1;
+            [row(spec, 4, 1, l / 2), row(&format!("{spec} swapped"), l - l / 2, 0, 3)]
+        };
+        let all: Vec<SummaryRow> = [("p:", 1), ("n:", 3), ("b:", 4), ("bb:", 7), ("bb:nn", 1)]
+            .into_iter()
+            .flat_map(|(s, k)| rows(s, k))
+            .collect();
+        let v = values(&b, &all, &[]).unwrap();
+        let get = |l: &str| v.iter().find(|r| r.letter == l).unwrap().pawns.0;
+        assert_eq!((get("p"), get("n"), get("b"), get("bb")), (1.0, 3.0, 3.0, 1.0), "{v:?}");
+        assert_eq!(v.iter().find(|r| r.letter == "bb").unwrap().name, "Bishop pair");
     }
 
     /// The playtest worked example through the run's rows: each imbalance's games split

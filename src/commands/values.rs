@@ -3,7 +3,9 @@
 use super::selfplay::{balance_run, BalanceArgs, BudgetArgs, RunArgs};
 use super::CmdResult;
 use clap::Args;
+use hoplite_core::Variant;
 use hoplite_formats::{csvfile, SummaryRow, SUMMARY, VALUES};
+use hoplite_search::eval::{Weights, MATERIAL};
 use hoplite_selfplay::values::{balance_file, default_imbalances, values};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,12 +21,11 @@ const TEXEL: &[(&str, &str)] = &[
     ("great-shatranj-r", include_str!("../../data/piece-values/great-shatranj-r.toml")),
 ];
 
-/// (letter, pawns) of a weights file's `[material]` table.
-fn texel(variant: &str) -> Vec<(char, f64)> {
-    let Some((_, text)) = TEXEL.iter().find(|(v, _)| *v == variant) else { return vec![] };
-    let table: toml::Table = text.parse().expect("the built-in weights parse");
-    let material = table.get("material").and_then(|m| m.as_table()).cloned().unwrap_or_default();
-    material.iter().filter_map(|(k, v)| Some((k.chars().next()?, v.as_integer()? as f64 / 100.0))).collect()
+/// (letter, pawns) of the variant's Texel-tuned material, for the built-in variants.
+fn texel(variant: &Variant) -> Vec<(char, f64)> {
+    let Some((name, text)) = TEXEL.iter().find(|(v, _)| *v == variant.name) else { return vec![] };
+    let w = Weights::from_toml(variant, name, text).expect("the built-in weights parse");
+    variant.pieces.iter().enumerate().map(|(t, p)| (p.letter, w.get(MATERIAL, t) as f64 / 100.0)).collect()
 }
 
 #[derive(Args)]
@@ -73,7 +74,7 @@ pub fn run(mut a: ValuesArgs) -> CmdResult {
     };
     let (b, out) = balance_run(BalanceArgs { config: file, player: a.player, budget: a.budget, run: a.run }, "values")?;
     let rows: Vec<SummaryRow> = csvfile::read(&out.join(SUMMARY))?;
-    let table = values(&b, &rows, &texel(&b.configs[0].variant.name))?;
+    let table = values(&b, &rows, &texel(&b.configs[0].variant))?;
     csvfile::write(&out.join(VALUES), &table)?;
     outln!("\n{:<14} {:<6} {:<18} {:>22} {:>7} {:>7}", "piece", "letter", "budget", "pawns (95% CI)", "texel", "games");
     for r in &table {
@@ -90,7 +91,7 @@ mod tests {
     #[test]
     fn every_built_in_has_texel_values() {
         for v in hoplite_core::variant::builtin_names() {
-            let t = super::texel(v);
+            let t = super::texel(&hoplite_core::Variant::builtin(v));
             assert_eq!(t.iter().find(|(l, _)| *l == 'p').map(|x| x.1), Some(1.0), "{v}: the pawn is 1.00");
         }
     }
