@@ -109,6 +109,16 @@ fn a_failing_engine_loses_each_game_and_the_run_goes_on() {
         ("hoplite".into(), "xboard-resign".into(), "1-0".into(), "adjudication".into()),
     ];
     assert_eq!(g, want);
+    // An xboard engine without setboard cannot start from a book position: the run stops at
+    // once with the reason, no game lost to it.
+    let book = dir.join("book.fen");
+    std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n").unwrap();
+    std::fs::remove_dir_all(dir.join("xboard-good")).unwrap();
+    let o = run_match(&dir, &engines, "xboard-good", &["--a-depth", "3", "--book", book.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{stderr}");
+    assert!(stderr.contains("player 'xboard-good'") && stderr.contains("setboard=0"), "{stderr}");
+    assert!(games(&dir.join("xboard-good")).is_empty());
     // An engine that is not there is refused before the run starts.
     let o = run_match(&dir, &engines, "stockfish", &[]);
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("no player 'stockfish'"));

@@ -8,7 +8,7 @@ use crate::error::RunError;
 use crate::game::{forfeit, play, Adjudication, Game, GameRecord};
 use crate::openings::{Opening, SharedCache};
 use crate::output::{self, ConfigInfo, RunOutput, Tallies};
-use crate::player::{Player, PlayerSpec};
+use crate::player::{Player, PlayerError, PlayerSpec};
 use crate::stats::Wdl;
 use hoplite_core::Variant;
 use hoplite_formats::{GameRow, Manifest};
@@ -257,6 +257,14 @@ impl Run {
                 while let Some(rec) = expected.front().and_then(|id| pending.remove(id)) {
                     expected.pop_front();
                     if first_error.is_some() {
+                        continue;
+                    }
+                    // A player that cannot play this run's games at all (a FEN it cannot set
+                    // up, weights it cannot read) would lose every game: stop and say so.
+                    if let Some((side, e @ PlayerError::Setup(_))) = &rec.failure {
+                        stop.store(true, Ordering::Relaxed);
+                        let name = if *side == 0 { &rec.white } else { &rec.black };
+                        first_error = Some(RunError::Player { name: name.clone(), error: e.clone() });
                         continue;
                     }
                     let incident = rec.failure.as_ref().map(|(side, e)| {
