@@ -487,30 +487,9 @@ impl Search {
         let them = 1 - pos.side_to_move();
         let mating = (pos.colour_bb(them) & !pos.royals(them)).count() <= 1;
         let quiet_node = !is_pv && !in_check && beta.abs() < MATE_BOUND && !mating;
-        // Reverse futility: far above beta with few plies left, a quiet move will not fall.
-        if quiet_node && depth <= 7 && eval - 80 * (depth - i32::from(improving)) >= beta {
-            return eval;
-        }
-        // Null move: passing still leaves the side above beta.
-        if quiet_node && depth >= 3 && eval >= beta && pos.last_move().is_some() && Self::null_move_allowed(pos) {
-            let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-            pos.make_null();
-            let s = -self.pvs(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-            pos.unmake_null();
-            if self.aborted {
-                return 0;
-            }
-            if s >= beta {
-                // Where zugzwang threatens (deep, or few pieces left) the pass is checked by
-                // a reduced search without one.
-                let pieces = (pos.colour_bb(pos.side_to_move()) & !pos.pawns()).count();
-                if depth < 10 && pieces > 3 {
-                    return if s > MATE_BOUND { beta } else { s };
-                }
-                let v = self.pvs_no_null(pos, depth - 1 - r, beta, ply);
-                if v >= beta {
-                    return beta;
-                }
+        if quiet_node {
+            if let Some(s) = self.prune_node(pos, depth, beta, eval, improving, ply) {
+                return s;
             }
         }
         // Internal iterative reduction: without a hash move, this node was not searched deep.
@@ -555,14 +534,10 @@ impl Search {
             let score = if i == 0 {
                 -self.pvs(pos, depth - 1, -beta, -alpha, ply + 1, is_pv)
             } else {
-                let mut r = 0;
-                if depth >= 3 && quiet && i >= 2 + usize::from(is_pv) {
-                    r = self.reductions[depth as usize][i.min(63)];
-                    r -= i32::from(is_pv) + i32::from(pos.in_check()) + i32::from(scores[i] >= 1 << 25);
-                    r += i32::from(!improving);
-                    r -= scores[i] / 6000;
-                    r = r.clamp(0, depth - 2);
-                }
+                let r = match depth >= 3 && quiet && i >= 2 + usize::from(is_pv) {
+                    true => self.reduction(depth, i, scores[i], is_pv, pos.in_check(), improving),
+                    false => 0,
+                };
                 let mut s = -self.pvs(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
                 if s > alpha && r > 0 {
                     s = -self.pvs(pos, depth - 1, -alpha - 1, -alpha, ply + 1, false);
@@ -622,6 +597,53 @@ impl Search {
     /// null move is tried) with beta's null window, one ply deep at least.
     fn pvs_no_null(&mut self, pos: &mut Position, depth: i32, beta: i32, ply: usize) -> i32 {
         self.pvs(pos, depth.max(1), beta - 1, beta, ply, true)
+    }
+
+    /// Prunings of a quiet node before its moves, on the static evaluation: reverse futility
+    /// (far above beta with few plies left, a quiet move will not fall) and the null move
+    /// (passing still leaves the side above beta). A score ends the node.
+    fn prune_node(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        beta: i32,
+        eval: i32,
+        improving: bool,
+        ply: usize,
+    ) -> Option<i32> {
+        if depth <= 7 && eval - 80 * (depth - i32::from(improving)) >= beta {
+            return Some(eval);
+        }
+        if depth < 3 || eval < beta || pos.last_move().is_none() || !Self::null_move_allowed(pos) {
+            return None;
+        }
+        let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+        pos.make_null();
+        let s = -self.pvs(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        pos.unmake_null();
+        if self.aborted {
+            return Some(0);
+        }
+        if s < beta {
+            return None;
+        }
+        // Where zugzwang threatens (deep, or few pieces left) the pass is checked by a reduced
+        // search without one.
+        let pieces = (pos.colour_bb(pos.side_to_move()) & !pos.pawns()).count();
+        if depth < 10 && pieces > 3 {
+            return Some(if s > MATE_BOUND { beta } else { s });
+        }
+        (self.pvs_no_null(pos, depth - 1 - r, beta, ply) >= beta).then_some(beta)
+    }
+
+    /// Late move reduction of the `i`-th quiet move (ordered by `score`): log-shaped in depth
+    /// and move number, less at principal nodes, for checks and for moves with good history.
+    fn reduction(&self, depth: i32, i: usize, score: i32, is_pv: bool, check: bool, improving: bool) -> i32 {
+        let mut r = self.reductions[depth as usize][i.min(63)];
+        r -= i32::from(is_pv) + i32::from(check) + i32::from(score >= 1 << 25);
+        r += i32::from(!improving);
+        r -= score / 6000;
+        r.clamp(0, depth - 2)
     }
 
     /// The quiet move `m` refuted the opponent: it and its killers, counter move and history
