@@ -43,3 +43,41 @@ fn a_small_values_run_writes_values_and_reports_them() {
     let o = Command::new(env!("CARGO_BIN_EXE_hoplite")).args(args.iter().chain(&["--out", &out])).output().unwrap();
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("--resume"));
 }
+
+/// `--shuffle`: each index starts from one shuffle of the back ranks, the same in every
+/// imbalance (with its hole) and mirrored in the swapped games; indices differ.
+#[test]
+fn shuffled_starts_are_shared_by_the_imbalances_and_mirrored() {
+    let d = std::env::temp_dir().join(format!("hoplite-values-shuffle-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    let o = Command::new(env!("CARGO_BIN_EXE_hoplite"))
+        .args(["values", "--variant", "chess", "--imbalances", "p:,n:", "--games", "4", "--nodes", "50"])
+        .args(["--random-plies", "0", "--max-plies", "4", "--shuffle", "--out", d.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(d.join("games.csv")).unwrap();
+    // (config, opening FEN's board) in game order: four games of each configuration.
+    let games: Vec<(String, String)> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[2].to_string(), f[6].split(' ').next().unwrap().to_string())
+        })
+        .collect();
+    let rank = |board: &str, r: usize| board.split('/').nth(r).unwrap().to_string();
+    let of = |config: &str| -> Vec<String> { games.iter().filter(|g| g.0 == config).map(|g| g.1.clone()).collect() };
+    let (p, p_swapped, n, n_swapped) = (of("p:"), of("p: swapped"), of("n:"), of("n: swapped"));
+    assert_eq!(p.len(), 4);
+    for i in 0..4 {
+        // Black's back rank is the same in both imbalances (only White gave material) and is
+        // White's in the swapped games, upper-cased.
+        assert_eq!(rank(&p[i], 0), rank(&n[i], 0));
+        assert_eq!(rank(&p[i], 0).to_uppercase(), rank(&p_swapped[i], 7));
+        assert_eq!(rank(&n[i], 7).to_lowercase(), rank(&n_swapped[i], 0));
+        assert_eq!(rank(&n[i], 7).matches('N').count(), 1, "{}", n[i]);
+    }
+    assert!(p.iter().any(|b| rank(b, 0) != "rnbqkbnr"), "{p:?}");
+    assert!(p.iter().skip(1).any(|b| *b != p[0]), "every index its own shuffle: {p:?}");
+}

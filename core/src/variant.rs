@@ -3,8 +3,9 @@
 
 use crate::betza::Betza;
 use crate::bitboard::Bitboard;
+use crate::error::FenError;
 use crate::geometry::Geometry;
-use crate::setup::Setup;
+use crate::setup::{Placed, Setup};
 use crate::tables::{MoveSet, Rays};
 use crate::zobrist::Zobrist;
 
@@ -190,6 +191,47 @@ impl Variant {
     /// position of another variant (one whose setup is swapped too).
     pub fn swap_armies(&self, fen: &str) -> Result<String, crate::FenError> {
         Ok(self.parse_setup(fen)?.swap_armies(&self.geometry).to_fen(&self.geometry, &self.letters()))
+    }
+
+    /// `fen` with its back-rank pieces shuffled the same way for both sides: a file takes part
+    /// if neither side's piece on it is royal, a pawn or a castling rook (an empty square,
+    /// such as one an imbalance emptied, goes along); files are permuted among those of the same
+    /// parity, so every piece keeps its square colour (a bishop pair stays on both colours).
+    /// `permute` shuffles each class: first the even files, then the odd.
+    pub fn shuffle_back_ranks(&self, fen: &str, permute: &mut dyn FnMut(&mut [usize])) -> Result<String, FenError> {
+        let geo = &self.geometry;
+        let mut setup = self.parse_setup(fen)?;
+        let back = [0, geo.ranks - 1];
+        let on = |side: usize, file: usize| {
+            let sq = geo.square(file, back[side]);
+            setup.pieces.iter().find(|p| p.0 == sq).copied()
+        };
+        let movable = |p: Option<Placed>, side: usize| match p {
+            None => true,
+            Some((_, c, t)) => {
+                let piece = &self.pieces[t];
+                c == side && !piece.royal && !piece.pawn && self.castling.as_ref().is_none_or(|k| k.rook != t)
+            }
+        };
+        let mut target: Vec<usize> = (0..geo.files).collect();
+        for parity in 0..2 {
+            let files: Vec<usize> = (parity..geo.files)
+                .step_by(2)
+                .filter(|&f| movable(on(WHITE, f), WHITE) && movable(on(BLACK, f), BLACK))
+                .collect();
+            let mut shuffled = files.clone();
+            permute(&mut shuffled);
+            for (&from, &to) in files.iter().zip(&shuffled) {
+                target[from] = to;
+            }
+        }
+        for p in &mut setup.pieces {
+            let rank = geo.rank(p.0);
+            if back.contains(&rank) {
+                p.0 = geo.square(target[geo.file(p.0)], rank);
+            }
+        }
+        Ok(setup.to_fen(geo, &self.letters()))
     }
 
     pub fn letter(&self, colour: usize, ty: usize) -> char {

@@ -101,6 +101,9 @@ pub struct Manifest {
     /// The order the book's positions are taken in.
     #[serde(default, skip_serializing_if = "BookOrder::is_shuffled")]
     pub book_order: BookOrder,
+    /// Each game's back-rank pieces shuffled, the same for both sides.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shuffle: bool,
     pub max_plies: u32,
     /// (centipawns, moves)
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -204,6 +207,7 @@ impl V1 {
             random_plies: self.random_plies,
             book: self.book,
             book_order: BookOrder::Shuffled,
+            shuffle: false,
             max_plies: self.max_plies,
             resign: self.resign,
             draw: self.draw,
@@ -312,7 +316,8 @@ impl Manifest {
         if self.command == RunKind::Balance {
             s = s.replacen("hoplite balance", "hoplite balance CONFIG.toml", 1);
         }
-        for (on, name) in [(self.pgn, "pgn"), (self.timing, "timing"), (self.evals, "evals")] {
+        for (on, name) in [(self.shuffle, "shuffle"), (self.pgn, "pgn"), (self.timing, "timing"), (self.evals, "evals")]
+        {
             if on {
                 s.push_str(&format!(" --{name}"));
             }

@@ -36,6 +36,9 @@ pub struct BalanceFile {
     /// An opening book (relative to the config file).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub book: Option<String>,
+    /// Shuffle each game's back-rank pieces, the same for both sides and every configuration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shuffle: Option<bool>,
     /// Who plays every configuration against itself: `hoplite`, `random` or engines of
     /// engines.toml (default: hoplite).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -200,7 +203,7 @@ impl Plan for Configurations<'_> {
         let mut opening = self.openings.shared(&self.balance.configs[0].variant, i, seed, cache);
         opening.start_fen = match self.starts.get(c) {
             Some(starts) => starts[self.openings.book_index(i)].clone(),
-            None => config.variant.setup.as_str().into(),
+            None => self.openings.start(&config.variant, i),
         };
         Job {
             game_id: id,

@@ -38,6 +38,8 @@ pub struct RunOptions {
     pub random_plies: u32,
     pub book: Option<PathBuf>,
     pub book_order: BookOrder,
+    /// Shuffle each game's back-rank pieces, the same for both sides (`Variant::shuffle_back_ranks`).
+    pub shuffle: bool,
     pub out: PathBuf,
     pub pgn: bool,
     pub resume: bool,
@@ -68,6 +70,7 @@ impl RunOptions {
             random_plies: self.random_plies,
             book: self.book.as_ref().map(|b| b.display().to_string()),
             book_order: self.book_order,
+            shuffle: self.shuffle,
             max_plies: a.max_plies,
             resign: a.resign,
             draw: a.draw,

@@ -7,9 +7,13 @@ use crate::error::RunError;
 use crate::RunOptions;
 use hoplite_core::zobrist::{mix64, GOLDEN};
 use hoplite_core::{Move, Position, Variant};
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
+
+/// Salts the seed of an index's shuffle, apart from its random plies'.
+const SHUFFLE: u64 = 0x5348_5546_464c_4531;
 
 /// The seed of one game (or pair, or index): the run seed and the id mixed.
 pub fn game_seed(run_seed: u64, id: u64) -> u64 {
@@ -75,10 +79,12 @@ impl Opening {
 /// The last shared opening drawn, reused while the same index is asked for.
 pub type SharedCache = Option<(u64, (Arc<str>, Arc<Vec<String>>))>;
 
-/// Start positions (a book in the run's order, or the setup) and random plies.
+/// Start positions (a book in the run's order, or the setup, shuffled or not) and random plies.
 pub struct Openings {
     book: Option<(Vec<BookEntry>, Vec<usize>)>,
     random_plies: u32,
+    /// The run seed, when each index's setup is shuffled.
+    shuffle: Option<u64>,
 }
 
 impl Openings {
@@ -91,7 +97,10 @@ impl Openings {
             }
             None => None,
         };
-        Ok(Openings { book, random_plies: opts.random_plies })
+        if opts.shuffle && book.is_some() {
+            return Err(RunError::Usage("--shuffle shuffles the setup; it cannot be used with a --book".into()));
+        }
+        Ok(Openings { book, random_plies: opts.random_plies, shuffle: opts.shuffle.then_some(opts.seed) })
     }
 
     /// The book's positions, with their lines (to check them against other rules).
@@ -104,16 +113,26 @@ impl Openings {
         self.book.as_ref().map_or(0, |(entries, order)| order[(index % entries.len() as u64) as usize])
     }
 
-    /// The start position of opening `index`.
-    pub fn start(&self, variant: &Variant, index: u64) -> Arc<str> {
-        match &self.book {
-            Some((entries, _)) => entries[self.book_index(index)].fen.as_str().into(),
-            None => variant.setup.as_str().into(),
+    /// The start position of opening `index`: a book position, or the setup, shuffled by the
+    /// index alone (every configuration of a balance run, and both games of a pair, alike).
+    pub fn start(&self, variant: &Arc<Variant>, index: u64) -> Arc<str> {
+        match (&self.book, self.shuffle) {
+            (Some((entries, _)), _) => entries[self.book_index(index)].fen.as_str().into(),
+            (None, Some(seed)) => {
+                // A shuffle that leaves a side in check (a leaper facing a king) is drawn again.
+                let mut rng = ChaCha8Rng::seed_from_u64(game_seed(seed ^ SHUFFLE, index));
+                let playable = (0..100).find_map(|_| {
+                    let fen = variant.shuffle_back_ranks(&variant.setup, &mut |files| files.shuffle(&mut rng)).ok()?;
+                    Position::from_fen(variant, &fen).is_ok().then_some(fen)
+                });
+                playable.unwrap_or_else(|| variant.setup.clone()).into()
+            }
+            (None, None) => variant.setup.as_str().into(),
         }
     }
 
     /// A game's own opening: the start of `index`, random plies from the game's generator.
-    pub fn own(&self, variant: &Variant, index: u64) -> Opening {
+    pub fn own(&self, variant: &Arc<Variant>, index: u64) -> Opening {
         Opening { start_fen: self.start(variant, index), moves: None, random_plies: self.random_plies }
     }
 

@@ -114,6 +114,10 @@ pub(crate) struct RunArgs {
     /// The order book positions are taken in: shuffled by the seed, or sequential.
     #[arg(long, value_enum, default_value_t = Order::Shuffled)]
     book_order: Order,
+    /// Shuffle the back-rank pieces of each game's setup, the same for both sides and every
+    /// configuration (royal pieces, pawns and castling rooks stay; square colours are kept).
+    #[arg(long)]
+    shuffle: bool,
     /// Output directory.
     #[arg(long)]
     pub(crate) out: Option<PathBuf>,
@@ -193,6 +197,7 @@ impl RunArgs {
                 Order::Shuffled => BookOrder::Shuffled,
                 Order::Sequential => BookOrder::Sequential,
             },
+            shuffle: self.shuffle,
             out: self.out.clone().unwrap_or_else(|| PathBuf::from(default_out)),
             pgn: self.pgn,
             resume: self.resume,
@@ -298,6 +303,7 @@ pub(crate) fn balance_run(
     };
     let mut opts = a.run.options(defaults, &default_out)?;
     opts.book = opts.book.or_else(|| b.book());
+    opts.shuffle |= f.shuffle.unwrap_or(false);
     let given = a.budget.budgets()?;
     let from_file = || {
         let list = |v: Option<Vec<u64>>| v.unwrap_or_default();
