@@ -416,6 +416,12 @@ mod tests {
             "hoplite selfplay --variant chess --nodes 200 --weights 'my weights.toml' --games 4 --seed 3 \
              --book book.epd --max-plies 40 --tt-mb 1 --out out --pgn"
         );
+        s.book = None;
+        s.shuffle = true;
+        assert!(s
+            .command_line(Path::new("out"))
+            .ends_with("--random-plies 8 --max-plies 40 --tt-mb 1 --out out --shuffle --pgn"));
+        assert_eq!(Manifest::from_toml("run.toml", &s.to_toml()).unwrap(), s);
     }
 
     #[test]
