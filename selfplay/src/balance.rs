@@ -94,6 +94,8 @@ pub struct Balance {
     pub text: String,
     /// The directory of the config file, which its paths are relative to.
     pub dir: PathBuf,
+    /// The variant the file names, before any configuration's overrides.
+    pub base: Arc<Variant>,
     pub configs: Vec<Config>,
 }
 
@@ -113,6 +115,7 @@ pub fn load(path: &Path) -> Result<Balance, RunError> {
     } else {
         dir.join(&file.variant).display().to_string()
     };
+    let base_variant = Variant::from_toml(&label, &format!("extends = {base:?}\n"))?;
     let mut configs: Vec<Config> = Vec::new();
     for c in &file.configs {
         let bad = |message: String| RunError::Config { at: format!("{label}: config '{}'", c.name), message };
@@ -141,7 +144,7 @@ pub fn load(path: &Path) -> Result<Balance, RunError> {
         }
         configs.push(Config { name: c.name.clone(), variant, swapped: c.swap_armies, imbalance });
     }
-    Ok(Balance { file, text, dir, configs })
+    Ok(Balance { file, text, dir, base: base_variant, configs })
 }
 
 impl Balance {

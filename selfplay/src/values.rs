@@ -170,7 +170,7 @@ fn unknowns(variant: &Variant, imbalances: &[Imbalance]) -> Vec<Unknown> {
 /// The values each (player, budget) of a run's summary gives, with `texel` values (by letter)
 /// beside them.
 pub fn values(b: &Balance, rows: &[SummaryRow], texel: &[(char, f64)]) -> Result<Vec<ValueRow>, String> {
-    let variant = &b.configs[0].variant;
+    let variant = &b.base;
     let base = |c: &crate::balance::Config| c.imbalance.clone().unwrap_or(Imbalance { removed: [vec![], vec![]] });
     let pawn = scale_pawn(variant).ok_or("White has no pawn to set the scale")?;
     let all: Vec<Imbalance> = b.configs.iter().map(base).collect();
@@ -318,7 +318,8 @@ mod tests {
     /// is down 1 (the pair). The fit finds the pair apart from the bishop.
     #[test]
     fn the_bishop_pair_apart_from_the_bishop() {
-        let specs: Vec<String> = ["p:", "n:", "b:", "bb:", "bb:nn"].map(String::from).into();
+        // The first configuration gives both bishops: the pair is counted from the setup.
+        let specs: Vec<String> = ["bb:", "p:", "n:", "b:", "bb:nn"].map(String::from).into();
         let b = load("pair", &balance_file("chess", &specs, 2, &[100], 1));
         // k pawns down: logit −k ln 2, the odds (w + 1) / (l + 1) = 2^−k after the half point
         // each side, with 7 wins, a draw and l = 8·2^k − 1 losses, split between the colours.

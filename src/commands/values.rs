@@ -74,7 +74,7 @@ pub fn run(mut a: ValuesArgs) -> CmdResult {
     };
     let (b, out) = balance_run(BalanceArgs { config: file, player: a.player, budget: a.budget, run: a.run }, "values")?;
     let rows: Vec<SummaryRow> = csvfile::read(&out.join(SUMMARY))?;
-    let table = values(&b, &rows, &texel(&b.configs[0].variant))?;
+    let table = values(&b, &rows, &texel(&b.base))?;
     csvfile::write(&out.join(VALUES), &table)?;
     outln!("\n{:<14} {:<6} {:<18} {:>22} {:>7} {:>7}", "piece", "letter", "budget", "pawns (95% CI)", "texel", "games");
     for r in &table {
