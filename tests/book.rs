@@ -121,3 +121,28 @@ fn fen_epd_and_pgn_books_are_read_and_bad_lines_named() {
         assert!(err.contains(&format!("{}:{line}", path.display())), "{name}: {err}");
     }
 }
+
+/// A book position whose side to move is in check has no army swap (its mirror with the same
+/// side to move would leave the other side in check): the swapped configuration plays the
+/// book's next position there, the others play it as it is.
+#[test]
+fn a_checked_book_position_is_replaced_in_the_swapped_configuration() {
+    let d = tmp("swap-check");
+    let check = "rnbqkbnr/ppp1pppp/8/1B1p4/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 2";
+    let level = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    let book = d.join("book.fen");
+    std::fs::write(&book, format!("{check}\n{level}\n")).unwrap();
+    let config = d.join("swap.toml");
+    let text =
+        "variant = \"chess\"\n[[configs]]\nname = \"as is\"\n[[configs]]\nname = \"swapped\"\nswap_armies = true\n";
+    std::fs::write(&config, text).unwrap();
+    let out = d.join("run");
+    ok(&["balance", s(&config), "--book", s(&book), "--book-order", "sequential", "--random-plies", "0"]
+        .into_iter()
+        .chain(["--games", "2", "--nodes", "50", "--max-plies", "2", "--out", s(&out)])
+        .collect::<Vec<_>>());
+    let board = |fen: &str| fen.split(' ').next().unwrap().to_string();
+    let boards: Vec<String> = starts(&out).iter().map(|f| board(f)).collect();
+    // Games 0 and 1 as they are; games 2 and 3 swapped: the level position (its own mirror).
+    assert_eq!(boards, [board(check), board(level), board(level), board(level)]);
+}

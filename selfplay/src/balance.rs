@@ -250,9 +250,23 @@ pub fn run(
     let openings = Openings::new(first, opts)?;
     let mut starts = Vec::new();
     if let Some(path) = opts.book.as_ref().filter(|_| !openings.book().is_empty()) {
+        let book = openings.book();
+        // A position whose side to move is in check has no swap: its colour mirror with the
+        // same side to move leaves the other side in check. A swapped configuration plays the
+        // next position of the book that has one.
+        let checked: Vec<bool> =
+            book.iter().map(|e| Position::from_fen(first, &e.fen).is_ok_and(|p| p.in_check())).collect();
         for c in &b.configs {
             let mut list = Vec::new();
-            for e in openings.book() {
+            for k in 0..book.len() {
+                let j = (k..k + book.len()).map(|j| j % book.len()).find(|&j| !c.swapped || !checked[j]).ok_or_else(
+                    || RunError::Book {
+                        path: path.display().to_string(),
+                        line: book[k].line,
+                        message: format!("in configuration '{}': no position has a swap", c.name),
+                    },
+                )?;
+                let e = &book[j];
                 let start = b.start_in(c, &e.fen).map_err(|err| RunError::Book {
                     path: path.display().to_string(),
                     line: e.line,
