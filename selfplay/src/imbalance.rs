@@ -51,8 +51,8 @@ impl Imbalance {
     /// (the pair's worth counts apart from the pieces': a bishop pair is 2 B + the pair).
     pub fn pair_of(&self, variant: &Variant, ty: usize) -> f64 {
         let pair = |side: usize| {
-            let left =
-                variant.start_counts[side][ty] as usize - self.removed[side].iter().filter(|&&t| t == ty).count();
+            let removed = self.removed[side].iter().filter(|&&t| t == ty).count();
+            let left = (variant.start_counts[side][ty] as usize).saturating_sub(removed);
             (left >= 2) as u8 as f64
         };
         pair(WHITE) - pair(BLACK)
