@@ -11,9 +11,7 @@ use common::{hoplite, ok};
 
 /// A fresh folder for this test.
 fn tmp(name: &str) -> PathBuf {
-    let d = common::tmp(&format!("book-{name}"));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::tmp_dir(&format!("book-{name}"))
 }
 
 fn s(p: &Path) -> &str {

@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::Duration;
 
 mod common;
-use common::{hoplite, ok, tmp};
+use common::{hoplite, ok, tmp, tmp_dir};
 
 const FILES: [&str; 4] = ["games.csv", "positions.csv", "summary.csv", "games.pgn"];
 
@@ -153,8 +153,7 @@ fn bad_input_gets_a_clear_error() {
         String::from_utf8_lossy(&o.stderr).to_string()
     };
     assert!(err(&["selfplay", "--variant", "nosuch", "--out", "/tmp/x"]).contains("unknown variant 'nosuch'"));
-    let dir = tmp("bad");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tmp_dir("bad");
     let book = dir.join("book.epd");
     std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKXNR w KQkq -\n").unwrap();
     let e = err(&[
@@ -186,8 +185,7 @@ fn bad_input_gets_a_clear_error() {
 
 #[test]
 fn a_book_supplies_the_start_positions() {
-    let d = tmp("book");
-    std::fs::create_dir_all(&d).unwrap();
+    let d = tmp_dir("book");
     let book = d.join("book.epd");
     let fens = ["4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - -", "4k3/pppp4/8/8/8/8/PPPP4/4K2R b - -"];
     std::fs::write(&book, format!("# two endgames\n{}\n{} bm Kd7;\n", fens[0], fens[1])).unwrap();
@@ -239,8 +237,7 @@ fn a_run_of_hoplite_0_1_resumes_and_merges() {
     use hoplite_formats::{csvfile, GameRow, SummaryRow};
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/runs-0.1/selfplay");
     let copy = |name: &str| {
-        let d = tmp(name);
-        std::fs::create_dir_all(&d).unwrap();
+        let d = tmp_dir(name);
         for f in ["games.csv", "positions.csv", "summary.csv", "games.pgn", "run.toml"] {
             std::fs::copy(fixture.join(f), d.join(f)).unwrap();
         }
@@ -318,8 +315,7 @@ fn a_run_of_hoplite_0_1_resumes_and_merges() {
 /// The hundredth quiet ply mates: a game from that position ends in checkmate, not a draw.
 #[test]
 fn a_game_reaching_a_mate_on_the_hundredth_ply_is_a_mate() {
-    let d = tmp("mate-100");
-    std::fs::create_dir_all(&d).unwrap();
+    let d = tmp_dir("mate-100");
     let book = d.join("book.fen");
     std::fs::write(&book, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80\n").unwrap();
     let out = d.join("run");
@@ -347,8 +343,7 @@ fn a_game_reaching_a_mate_on_the_hundredth_ply_is_a_mate() {
 #[test]
 fn a_ladder_has_a_row_per_configuration_and_budget() {
     use hoplite_formats::{csvfile, GameRow, SummaryRow};
-    let d = tmp("ladder");
-    std::fs::create_dir_all(&d).unwrap();
+    let d = tmp_dir("ladder");
     let file = d.join("b.toml");
     std::fs::write(&file, "variant = \"chess\"\n[[configs]]\nname = \"orthodox\"\n[[configs]]\nname = \"stalemate wins\"\nrules = { stalemate = \"win\" }\n").unwrap();
     let run = |out: &Path, extra: &[&str]| {
@@ -401,8 +396,7 @@ fn a_ladder_has_a_row_per_configuration_and_budget() {
 #[test]
 fn a_balance_run_with_two_players_and_evaluations() {
     use hoplite_formats::{csvfile, GameRow, SummaryRow};
-    let d = tmp("players");
-    std::fs::create_dir_all(&d).unwrap();
+    let d = tmp_dir("players");
     let file = d.join("b.toml");
     std::fs::write(&file, "variant = \"chess\"\n[[configs]]\nname = \"orthodox\"\n").unwrap();
     let out = d.join("run").display().to_string();

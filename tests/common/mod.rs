@@ -21,3 +21,10 @@ pub fn tmp(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     d
 }
+
+/// A fresh, empty folder for this test process.
+pub fn tmp_dir(name: &str) -> PathBuf {
+    let d = tmp(name);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
