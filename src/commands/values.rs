@@ -96,4 +96,13 @@ mod tests {
             assert_eq!(t.iter().find(|(l, _)| *l == 'p').map(|x| x.1), Some(1.0), "{v}: the pawn is 1.00");
         }
     }
+
+    /// A variant file named after a built-in whose pieces do not fit that built-in's weights
+    /// gets no Texel column, not a panic.
+    #[test]
+    fn a_variant_under_a_built_ins_name_without_its_pieces_has_no_texel_values() {
+        let v = hoplite_core::Variant::from_toml("test", "extends = \"great-shatranj\"\nname = \"chess\"\n").unwrap();
+        assert_eq!(v.name, "chess");
+        assert!(super::texel(&v).is_empty());
+    }
 }
