@@ -40,7 +40,7 @@ pub fn run(depth: u32) -> (Vec<BenchLine>, Duration) {
         .map(|(name, fen)| {
             let v = Variant::builtin(&name);
             let mut pos = Position::from_fen(&v, &fen).expect("bench positions are valid");
-            let mut search = Search::new(Weights::defaults(&v), 16);
+            let mut search = Search::new(Weights::for_variant(&v), 16);
             let r = search.search(&mut pos, Limits::depth(depth));
             let best = r.best.map_or("(none)".into(), |m| pos.move_to_uci(m));
             BenchLine { variant: name, fen, nodes: r.nodes, best }

@@ -6,6 +6,7 @@ pub mod error;
 pub mod eval;
 pub mod search;
 pub mod tt;
+pub mod tuned;
 pub mod uci;
 
 pub use error::{UciError, WeightsError};

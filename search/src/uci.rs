@@ -86,7 +86,7 @@ impl Engine {
     fn new_search(&self) -> Result<Search, UciError> {
         let w = match &self.weights_file {
             Some(f) if !f.is_empty() => Weights::load(&self.variant, Path::new(f))?,
-            _ => Weights::defaults(&self.variant),
+            _ => Weights::for_variant(&self.variant),
         };
         Ok(Search::new(w, self.hash_mb))
     }

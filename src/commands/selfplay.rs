@@ -245,7 +245,8 @@ pub struct SelfplayArgs {
     player: String,
     #[command(flatten)]
     budget: BudgetArgs,
-    /// Evaluation weights file for hoplite's engine (TOML, as `hoplite tune` writes).
+    /// Evaluation weights file for hoplite's engine (TOML, as `hoplite tune` writes); default:
+    /// the built-in's tuned weights (data/weights/), else the variant's derived defaults.
     #[arg(long)]
     weights: Option<PathBuf>,
     #[command(flatten)]

@@ -32,7 +32,8 @@ pub struct TuneArgs {
     /// Which weights to fit.
     #[arg(long, value_enum, default_value = "material")]
     fit: FitArg,
-    /// Start from these weights instead of the variant's defaults.
+    /// Start from these weights instead of the variant's derived defaults (which a tuned
+    /// built-in's data/weights/ file replaces in play: give it here to refine it).
     #[arg(long)]
     start: Option<PathBuf>,
     /// Start with every piece worth a pawn.

@@ -33,7 +33,7 @@ impl Player for EnginePlayer {
             _ => {
                 let weights = match &self.weights {
                     Some(p) => Weights::load(variant, p).map_err(|e| PlayerError::Setup(e.to_string()))?,
-                    None => Weights::defaults(variant),
+                    None => Weights::for_variant(variant),
                 };
                 self.search = Some((variant.clone(), Search::new(weights, self.hash_mb)));
             }

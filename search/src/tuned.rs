@@ -1,0 +1,87 @@
+//! The weights hoplite plays a built-in variant with: fitted by `hoplite tune` to its own
+//! self-play and kept only where they beat the defaults in a match (data/weights/README.md has
+//! the commands and the figures). Weights belong to pieces: a variant that extends a built-in
+//! keeps the tuned weights of every piece it leaves as it was, and a piece it adds or changes
+//! plays with the defaults derived from it (so the configurations of a balance run differ in
+//! their changed pieces only).
+
+use crate::eval::{Slot, Weights};
+use hoplite_core::variant::PieceType;
+use hoplite_core::Variant;
+
+/// Built-in variant name, its tuned weights file.
+const TUNED: &[(&str, &str)] = &[
+    ("shatranj", include_str!("../../data/weights/shatranj.toml")),
+    ("spartan", include_str!("../../data/weights/spartan.toml")),
+    ("sultan", include_str!("../../data/weights/sultan.toml")),
+];
+
+/// The same piece, as far as its weights go: letter, moves, value and kind.
+fn same_piece(a: &PieceType, b: &PieceType) -> bool {
+    (a.letter, &a.betza, a.value, a.royal, a.pawn) == (b.letter, &b.betza, b.value, b.royal, b.pawn)
+}
+
+impl Weights {
+    /// The weights to play `v` with when none are given: those of its built-in's tuned file
+    /// for the pieces `v` has unchanged (its rules, setup or openings may differ), the defaults
+    /// derived from `v` for the rest.
+    pub fn for_variant(v: &Variant) -> Weights {
+        let defaults = Weights::defaults(v);
+        let Some((name, text)) = TUNED.iter().find(|(name, _)| *name == v.name) else { return defaults };
+        let builtin = Variant::builtin(name);
+        // A file whose letters `v` lacks does not fit: nothing of it applies.
+        let Ok(mut w) = Weights::from_toml(v, &format!("data/weights/{name}.toml"), text) else { return defaults };
+        let changed: Vec<bool> = v.pieces.iter().map(|p| !builtin.pieces.iter().any(|b| same_piece(b, p))).collect();
+        for j in 0..w.len() {
+            let piece = match w.slot(j) {
+                Slot::Table(_, t) | Slot::TableEnd(_, t) | Slot::Pst(t, _) | Slot::PstEnd(t, _) => Some(t),
+                Slot::Side(_) => None,
+            };
+            if piece.is_some_and(|t| changed[t]) {
+                w.values[j] = defaults.values[j];
+            }
+        }
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{GROUPS, MATERIAL};
+
+    #[test]
+    fn every_tuned_file_gives_every_table_of_its_variant() {
+        for (name, text) in TUNED {
+            let v = Variant::builtin(name);
+            assert_ne!(Weights::for_variant(&v), Weights::defaults(&v), "{name}");
+            let tables = GROUPS.iter().map(|g| g.to_string()).chain(GROUPS[1..].iter().map(|g| format!("{g}_end")));
+            for table in tables.chain(["pst".into(), "pst_end".into(), "side".into()]) {
+                assert!(text.contains(&format!("\n[{table}]\n")), "{name}: no [{table}]");
+            }
+        }
+    }
+
+    #[test]
+    fn a_changed_piece_plays_with_its_defaults_the_others_keep_theirs() {
+        let shatranj = Variant::builtin("shatranj");
+        let tuned = Weights::for_variant(&shatranj);
+        let rule = Variant::from_toml("r.toml", "extends = \"shatranj\"\n[rules]\nstalemate = \"draw\"\n").unwrap();
+        assert_eq!(Weights::for_variant(&rule), tuned);
+        let changed =
+            Variant::from_toml("p.toml", "extends = \"shatranj\"\n[[pieces]]\nletter = \"q\"\nbetza = \"WF\"\n")
+                .unwrap();
+        let (w, defaults) = (Weights::for_variant(&changed), Weights::defaults(&changed));
+        let (q, n) = (changed.piece_index('q').unwrap(), changed.piece_index('n').unwrap());
+        for (g, group) in GROUPS.iter().enumerate() {
+            assert_eq!(w.get(g, q), defaults.get(g, q), "{group}");
+            assert_eq!(w.get(g, n), tuned.get(g, n), "{group}");
+        }
+        assert_ne!(w.get(MATERIAL, n), defaults.get(MATERIAL, n), "the horse keeps its tuned value");
+        assert_ne!(tuned.get(MATERIAL, q), defaults.get(MATERIAL, q), "the ferz loses its tuned value");
+        let pst = |w: &Weights, t: usize| w.values[w.pst_index(t, 0)];
+        assert_eq!((pst(&w, q), pst(&w, n)), (pst(&defaults, q), pst(&tuned, n)));
+        let chess = Variant::builtin("chess");
+        assert_eq!(Weights::for_variant(&chess), Weights::defaults(&chess), "no tuned file");
+    }
+}
