@@ -9,6 +9,9 @@
 //!   empty board` (about what the classical values give per move: N 5.25 → 210+, R 14 → 560,
 //!   Q 22.75 → 910), pawn-type pieces 100, a side's only royal piece 0.
 //! - `centre`: per piece, the steps from the nearest edge file plus from the nearest edge rank.
+//!   By default only royal pieces have it, in the endgame (16 a step): a king that stays home
+//!   when the pieces are gone cannot escort a pawn or bare the enemy king (chess at 1,000
+//!   nodes: +24 Elo at 8 a step, +15 more at 16; data/weights/README.md for the rest).
 //! - `advance`: per piece, the ranks it stands from its own back rank.
 //! - `mobility`: per piece, its pseudo-legal moves (to empty squares or captures).
 //! - `passed`, `passed2`: per pawn-type piece with no enemy pawn-type piece ahead of it on its
@@ -341,6 +344,7 @@ impl Weights {
             let pawn = |x: i32| if p.pawn { x } else { 0 };
             let royal = |x: i32| if p.royal { x } else { 0 };
             for (g, mg, eg) in [
+                (CENTRE, 0, royal(16)),
                 (ADVANCE, pawn(6), pawn(6)),
                 (MOBILITY, if p.royal { 0 } else { 2 }, if p.royal { 0 } else { 2 }),
                 (PASSED, pawn(2), pawn(4)),
@@ -718,6 +722,15 @@ mod tests {
         assert_eq!(eval("7k/p7/8/8/3K4/8/P7/8 w - - 0 1"), 6 * 20);
         // Queens only: phase 18 of 64; Black's king on e8 stands 3 steps from the edges.
         assert_eq!(eval("4k3/8/8/8/3K4/8/8/3Q1q2 w - - 0 1"), (3 * -10 * 18 + 3 * 20 * 46) / 64);
+    }
+
+    #[test]
+    fn a_king_goes_to_the_centre_once_the_pieces_are_off() {
+        // White's king on d4 stands 3 + 3 steps from the edges, Black's on h8 none.
+        assert!(contribution("chess", "7k/p7/8/8/3K4/8/P7/8 w - - 0 1", CENTRE, 'k') > 0);
+        assert!(contribution("shatranj", "7k/p7/8/8/3K4/8/P7/8 w - - 0 1", CENTRE, 'k') > 0);
+        // With every piece on, where the king stands is the shelter's business.
+        assert_eq!(contribution("chess", "rnbqrbnk/pppppppp/8/8/3K4/8/PPPPPPPP/RNBQ1BNR w - - 0 1", CENTRE, 'k'), 0);
     }
 
     #[test]
