@@ -29,7 +29,8 @@ impl Weights {
         let defaults = Weights::defaults(v);
         let Some((name, text)) = TUNED.iter().find(|(name, _)| *name == v.name) else { return defaults };
         let builtin = Variant::builtin(name);
-        // A file whose letters `v` lacks does not fit: nothing of it applies.
+        // A file that does not fit `v` (a letter `v` lacks, square tables of another board):
+        // nothing of it applies.
         let Ok(mut w) = Weights::from_toml(v, &format!("data/weights/{name}.toml"), text) else { return defaults };
         let changed: Vec<bool> = v.pieces.iter().map(|p| !builtin.pieces.iter().any(|b| same_piece(b, p))).collect();
         for j in 0..w.len() {
@@ -83,5 +84,11 @@ mod tests {
         assert_eq!((pst(&w, q), pst(&w, n)), (pst(&defaults, q), pst(&tuned, n)));
         let chess = Variant::builtin("chess");
         assert_eq!(Weights::for_variant(&chess), Weights::defaults(&chess), "no tuned file");
+        let wider = Variant::from_toml(
+            "w.toml",
+            "extends = \"shatranj\"\nfiles = 10\nsetup = \"rnbkqbnrrr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBKQBNRRR w - - 0 1\"\n",
+        )
+        .unwrap();
+        assert_eq!(Weights::for_variant(&wider), Weights::defaults(&wider), "another board: the defaults");
     }
 }
