@@ -116,6 +116,8 @@ pub struct Search {
     stop: Arc<AtomicBool>,
     aborted: bool,
     root_best: Option<(Move, i32)>,
+    /// Whether the quiescence search reads and writes the table (not for the tuner's lines).
+    qsearch_tt: bool,
     info: Option<InfoSink>,
 }
 
@@ -140,6 +142,7 @@ impl Search {
             stop: Arc::new(AtomicBool::new(false)),
             aborted: false,
             root_best: None,
+            qsearch_tt: true,
             info: None,
         }
     }
@@ -680,8 +683,24 @@ impl Search {
         if ply >= MAX_PLY - 1 || (qply >= QUIET_LIMIT && !in_check) {
             return evaluate(pos, &self.weights);
         }
+        // The table's bounds end a node off the principal line; the tuner's lines (which must
+        // not depend on the positions resolved before) use none of it.
+        let key = pos.key();
+        let hit = if self.qsearch_tt { self.tt.probe(key) } else { None };
+        let is_pv = beta - alpha > 1;
+        if let Some(h) = hit.as_ref().filter(|_| !is_pv) {
+            let s = Self::tt_score_in(h.score, ply);
+            match h.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+        }
+        let original_alpha = alpha;
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut best = -INF;
+        let mut best_move = Move::NONE;
         let mut stand_pat = -INF;
         if in_check {
             pos.legal_moves(&mut moves);
@@ -691,13 +710,16 @@ impl Search {
             }
         } else {
             // Stand pat. Stalemate is left to the full-width search.
-            stand_pat = match self.tt.probe(pos.key()) {
-                Some(hit) => hit.eval,
+            stand_pat = match &hit {
+                Some(h) => h.eval,
                 None => evaluate(pos, &self.weights),
             };
             best = stand_pat;
             if best >= beta {
                 self.moves[ply] = moves;
+                if self.qsearch_tt && hit.is_none() {
+                    self.tt.store(key, Move::NONE, Self::tt_score_out(best, ply), 0, Bound::Lower, stand_pat);
+                }
                 return best;
             }
             alpha = alpha.max(best);
@@ -709,7 +731,7 @@ impl Search {
             }
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        self.order(pos, &moves, Move::NONE, ply, &mut scores);
+        self.order(pos, &moves, hit.as_ref().map_or(Move::NONE, |h| h.mv), ply, &mut scores);
         for i in 0..moves.len() {
             let m = Self::pick(&mut moves, &mut scores, i);
             if !in_check {
@@ -734,6 +756,7 @@ impl Search {
                 best = s;
                 if s > alpha {
                     alpha = s;
+                    best_move = m;
                     self.update_pv(ply, m);
                     if s >= beta {
                         break;
@@ -743,6 +766,16 @@ impl Search {
         }
         self.moves[ply] = moves;
         self.scores[ply] = scores;
+        if self.qsearch_tt && !self.aborted && qply < QUIET_RECAPTURES {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(key, best_move, Self::tt_score_out(best, ply), 0, bound, stand_pat);
+        }
         best
     }
 
@@ -761,7 +794,9 @@ impl Search {
         self.limits = Limits::default();
         self.aborted = false;
         self.nodes = 0;
+        self.qsearch_tt = false;
         let score = self.qsearch(pos, -INF, INF, 0, 0);
+        self.qsearch_tt = true;
         (score, self.pv[0].clone())
     }
 }

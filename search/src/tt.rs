@@ -72,7 +72,13 @@ impl TranspositionTable {
     pub fn store(&mut self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound, eval: i32) {
         let age = self.age;
         let e = &mut self.entries[key as usize & self.mask];
-        if e.key == key || e.age != age || depth >= e.depth as i32 || bound == Bound::Exact {
+        // Another position's entry gives way to one as deep or older; this position's own to
+        // any but a much shallower one (a quiescence entry does not erase a searched one).
+        let replace = match e.key == key {
+            true => depth + 3 >= e.depth as i32,
+            false => e.age != age || depth >= e.depth as i32 || (bound == Bound::Exact && depth > 0),
+        };
+        if replace {
             let mv = if mv == Move::NONE && e.key == key { Move(e.mv) } else { mv };
             *e = Entry {
                 key,
