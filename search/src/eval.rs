@@ -22,6 +22,10 @@
 //! - `isolated`: per pawn-type piece, no own pawn-type piece on a neighbouring file.
 //! - `supported`: per pawn-type piece, an own pawn-type piece beside it or defending it.
 //! - `pair`: 1 for a side holding two or more of the type (the bishop pair, for any piece).
+//! - `threat`: per piece, the enemy pieces it attacks that are worth more than it (by the
+//!   variant's values; royal pieces neither threaten nor count here, `king_attack` has them):
+//!   two of them are a fork the quiet search cannot see.
+//! - `hanging`: per piece, attacked by an enemy piece and defended by none of its own.
 //!
 //! And per piece type and square, a piece-square table (`pst`), the same for both sides seen
 //! from their own back rank and for a square and its mirror across the middle file. Its
@@ -48,7 +52,7 @@ use std::sync::Arc;
 use toml::Spanned;
 
 /// The groups with a weight per piece type: material, then the tapered ones.
-pub const GROUPS: [&str; 12] = [
+pub const GROUPS: [&str; 14] = [
     "material",
     "centre",
     "advance",
@@ -61,6 +65,8 @@ pub const GROUPS: [&str; 12] = [
     "isolated",
     "supported",
     "pair",
+    "threat",
+    "hanging",
 ];
 pub const MATERIAL: usize = 0;
 pub const CENTRE: usize = 1;
@@ -74,6 +80,8 @@ pub const DOUBLED: usize = 8;
 pub const ISOLATED: usize = 9;
 pub const SUPPORTED: usize = 10;
 pub const PAIR: usize = 11;
+pub const THREAT: usize = 12;
+pub const HANGING: usize = 13;
 /// The whole-position terms, after the tables.
 pub const SIDE: [&str; 1] = ["white"];
 /// The game phase runs from 0 (no pieces but pawns and royals) to `PHASE` (the start
@@ -114,6 +122,8 @@ struct Shape {
     /// `support[colour][sq]`: where an own pawn supports one on `sq` (beside it, or
     /// diagonally behind it).
     support: [Vec<Bitboard>; 2],
+    /// Per piece type, the types (a bit each) worth more than it: what it threatens.
+    prey: Vec<u64>,
     /// Steps from the nearest edge file plus the nearest edge rank.
     centre: Vec<i32>,
     /// `up[colour][sq]`: the ranks from the side's own back rank.
@@ -218,7 +228,16 @@ impl Shape {
                 .map(|sq| if c == WHITE { geo.rank(sq) } else { geo.ranks - 1 - geo.rank(sq) } as i32)
                 .collect()
         });
+        let prey = (0..types)
+            .map(|t| {
+                let worth = |u: usize| default_material(v, u);
+                (0..types)
+                    .filter(|&u| !v.pieces[t].royal && !v.pieces[u].royal && worth(u) > worth(t))
+                    .fold(0, |mask, u| mask | 1 << u)
+            })
+            .collect();
         Shape {
+            prey,
             phase_value,
             phase_start,
             support: per_colour(&|df, dr, _| df.abs() == 1 && (dr == 0 || dr == -1)),
@@ -355,6 +374,8 @@ impl Weights {
                 (ISOLATED, pawn(-10), pawn(-15)),
                 (SUPPORTED, pawn(5), pawn(5)),
                 (PAIR, if piece && p.colour_bound() { 30 } else { 0 }, if piece && p.colour_bound() { 50 } else { 0 }),
+                (THREAT, if p.royal { 0 } else { 40 }, if p.royal { 0 } else { 30 }),
+                (HANGING, if piece { -40 } else { pawn(-10) }, if piece { -20 } else { pawn(-10) }),
             ] {
                 let j = w.index(g, t);
                 w.values[j] = mg;
@@ -549,6 +570,8 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
     let occ = pos.occupied();
     let pawns = pos.pawns();
     let mut material = 0;
+    // Each side's attacks, for the hanging pieces once both are known.
+    let mut attacks = [Bitboard::EMPTY; 2];
     // The endgame partners lie a fixed distance after the middlegame weights.
     let (table_end, pst_end) = (w.tapered_len(), w.types * w.classes());
     for colour in 0..2 {
@@ -576,14 +599,19 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
             // Per group, the sum over this type's pieces: one weight lookup per group and type.
             let mut sums = [0i32; GROUPS.len()];
             let pst = w.pst_index(ty, 0);
+            let prey = (0..types)
+                .filter(|u| shape.prey[ty] >> u & 1 != 0)
+                .fold(Bitboard::EMPTY, |b, u| b | pos.pieces(1 - colour, u));
             for sq in pcs {
                 sums[CENTRE] += shape.centre[sq];
                 let up = up[sq];
                 sums[ADVANCE] += up;
                 let (q, c) = ms.targets(&v.rays, sq, occ);
+                attacks[colour] |= c;
                 let reach = (q & !occ) | (c & enemy & !own);
                 sums[MOBILITY] += reach.count() as i32;
                 sums[KING_ATTACK] += ((q | c) & enemy_zone).count() as i32;
+                sums[THREAT] += (c & prey).count() as i32;
                 let j = pst + class[sq];
                 add(j, j + pst_end, sign);
                 if pawn {
@@ -605,6 +633,17 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
                     let j = w.index(g, ty);
                     add(j, j + table_end, sign * sum);
                 }
+            }
+        }
+    }
+    for colour in 0..2 {
+        let sign = if colour == WHITE { 1 } else { -1 };
+        let hanging = pos.colour_bb(colour) & attacks[1 - colour] & !attacks[colour];
+        for ty in (0..types).filter(|&t| hanging.non_empty() && !v.pieces[t].royal) {
+            let n = (hanging & pos.type_bb(ty)).count() as i32;
+            if n != 0 {
+                let j = w.index(HANGING, ty);
+                add(j, j + table_end, sign * n);
             }
         }
     }
