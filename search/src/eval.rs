@@ -803,6 +803,33 @@ mod tests {
     }
 
     #[test]
+    fn attacks_on_more_valuable_pieces_are_threats() {
+        // The e4 pawn forks the rook and the bishop.
+        let fork = "4k3/8/8/3r1b2/4P3/8/8/4K3 b - - 0 1";
+        assert_eq!(feature("chess", fork, THREAT, 'p'), 2);
+        assert!(contribution("chess", fork, THREAT, 'p') > 0);
+        // A knight attacking a rook threatens it; a pawn or the king it attacks, not.
+        assert_eq!(feature("chess", "4k3/8/3r4/8/4N3/8/8/4K3 b - - 0 1", THREAT, 'n'), 1);
+        assert_eq!(feature("chess", "4k3/8/3p4/8/4N3/8/8/4K3 b - - 0 1", THREAT, 'n'), 0);
+        assert_eq!(feature("chess", "8/8/3k4/8/4N3/8/8/4K3 b - - 0 1", THREAT, 'n'), 0);
+        // Black's threats count against White.
+        let black = "4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1";
+        assert_eq!(feature("chess", black, THREAT, 'p'), -1);
+        assert!(contribution("chess", black, THREAT, 'p') < 0);
+    }
+
+    #[test]
+    fn an_attacked_piece_nobody_defends_hangs() {
+        // The rook attacks the knight, which nothing defends: Black's piece hangs.
+        let hanging = "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1";
+        assert_eq!(feature("chess", hanging, HANGING, 'n'), -1);
+        assert!(contribution("chess", hanging, HANGING, 'n') > 0);
+        // Defended by the e6 pawn, it does not; nor does a piece nobody attacks.
+        assert_eq!(feature("chess", "4k3/8/4p3/3n4/8/8/8/3RK3 w - - 0 1", HANGING, 'n'), 0);
+        assert_eq!(feature("chess", "4k3/8/8/3n4/8/8/8/2R1K3 w - - 0 1", HANGING, 'n'), 0);
+    }
+
+    #[test]
     fn pawns_before_the_king_shelter_it() {
         let shelter = |fen: &str| feature("chess", fen, SHELTER, 'k');
         assert_eq!(shelter("4k3/8/8/8/8/8/5PPP/6K1 w - - 0 1"), 3);
