@@ -574,7 +574,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
     let mut attacks = [Bitboard::EMPTY; 2];
     // The endgame partners lie a fixed distance after the middlegame weights.
     let (table_end, pst_end) = (w.tapered_len(), w.types * w.classes());
-    for colour in 0..2 {
+    for (colour, own_attacks) in attacks.iter_mut().enumerate() {
         let sign = if colour == WHITE { 1 } else { -1 };
         let own = pos.colour_bb(colour);
         let enemy = pos.colour_bb(1 - colour);
@@ -607,7 +607,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
                 let up = up[sq];
                 sums[ADVANCE] += up;
                 let (q, c) = ms.targets(&v.rays, sq, occ);
-                attacks[colour] |= c;
+                *own_attacks |= c;
                 let reach = (q & !occ) | (c & enemy & !own);
                 sums[MOBILITY] += reach.count() as i32;
                 sums[KING_ATTACK] += ((q | c) & enemy_zone).count() as i32;
