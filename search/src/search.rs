@@ -585,13 +585,7 @@ impl Search {
             // Every move was pruned: a fail-low at the static bound.
             return alpha;
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, original_alpha, beta);
         self.tt.store(key, best_move, Self::tt_score_out(best_score, ply), depth, bound, eval);
         best_score
     }
@@ -767,13 +761,7 @@ impl Search {
         self.moves[ply] = moves;
         self.scores[ply] = scores;
         if self.qsearch_tt && !self.aborted && qply < QUIET_RECAPTURES {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, original_alpha, beta);
             self.tt.store(key, best_move, Self::tt_score_out(best, ply), 0, bound, stand_pat);
         }
         best

@@ -9,6 +9,19 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a node's best score says of its true value, searched with the window (alpha, beta).
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,
