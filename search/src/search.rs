@@ -819,4 +819,19 @@ mod tests {
         assert!(see("spartan", "4k3/8/4h3/8/2N5/8/8/4K3 w - - 0 1", "c4e5") < 0);
         assert_eq!(see("spartan", "4k3/8/4h3/8/2N5/8/8/4K3 w - - 0 1", "c4d6"), 0);
     }
+
+    /// The tuner's lines must not depend on what the table holds: a line neither writes an
+    /// entry nor reads one (here an entry whose stored evaluation would be the stand-pat).
+    #[test]
+    fn quiescence_lines_leave_the_table_alone() {
+        let v = Variant::builtin("chess");
+        // White's pawn takes the knight, the pawn retakes: a line of two captures.
+        let mut pos = Position::from_fen(&v, "4k3/8/3p4/4n3/3P4/8/8/4K3 w - - 0 1").unwrap();
+        let mut s = Search::new(Weights::defaults(&v), 1);
+        let (score, line) = s.quiescence_line(&mut pos);
+        assert_eq!(line.len(), 2, "{line:?}");
+        assert!(s.tt.probe(pos.key()).is_none(), "a line wrote the table");
+        s.tt.store(pos.key(), Move::NONE, 3_000, 0, Bound::Upper, 3_000);
+        assert_eq!(s.quiescence_line(&mut pos), (score, line), "a line read the table");
+    }
 }
