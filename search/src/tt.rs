@@ -109,3 +109,29 @@ impl TranspositionTable {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_score_on_the_window_edge_is_a_bound() {
+        assert_eq!(Bound::of(50, 10, 50), Bound::Lower, "at beta: fails high");
+        assert_eq!(Bound::of(10, 10, 50), Bound::Upper, "at alpha: fails low");
+        assert_eq!(Bound::of(11, 10, 50), Bound::Exact);
+    }
+
+    #[test]
+    fn a_position_keeps_its_deep_entry_against_a_much_shallower_one() {
+        let mut tt = TranspositionTable::new(1);
+        let key = 0x1234_5678_9abc_def1;
+        tt.store(key, Move::NONE, 30, 6, Bound::Exact, 5);
+        // A quiescence entry (depth 0) of the same position does not erase the searched one.
+        tt.store(key, Move::NONE, -40, 0, Bound::Lower, 5);
+        assert_eq!(tt.probe(key).map(|h| (h.depth, h.score)), Some((6, 30)));
+        // Three plies shallower does.
+        tt.store(key, Move::NONE, 20, 3, Bound::Upper, 5);
+        let h = tt.probe(key).unwrap();
+        assert_eq!((h.depth, h.score, h.bound), (3, 20, Bound::Upper));
+    }
+}
