@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bench;
+mod continuation;
 pub mod error;
 pub mod eval;
 pub mod search;

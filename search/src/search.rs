@@ -1,11 +1,12 @@
 //! Alpha-beta search: iterative deepening, principal variation search with aspiration
 //! windows, quiescence with static exchange pruning, transposition table, move ordering by
-//! hash move, exchange-sound captures, killers, counter moves and history; check extension,
+//! hash move, exchange-sound captures, killers, counter moves, history and continuation history; check extension,
 //! reverse futility, null move (verified where zugzwang threatens), futility, late move
 //! pruning and reductions, internal iterative reduction. Game ends of every variant are
 //! scored inside the tree, by the core's one definition. Nothing here names a variant: the
 //! piece values come from the weights, the rules from the position.
 
+use crate::continuation::{nudged, ContinuationHistory, Key, NO_KEY, OFFSETS};
 use crate::eval::{evaluate, Weights, MATERIAL};
 use crate::tt::{Bound, TranspositionTable};
 use hoplite_core::{Bitboard, GameResult, Move, MoveKind, Position, WHITE};
@@ -103,6 +104,9 @@ pub struct Search {
     history: Vec<i32>,
     /// The reply that refuted a move, by the moved piece's colour and type and its square.
     counters: Vec<Move>,
+    continuation: ContinuationHistory,
+    /// The move made at each ply of the line searched, as the continuation history names it.
+    line: Vec<Key>,
     moves: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
     pv: Vec<Vec<Move>>,
@@ -129,6 +133,8 @@ impl Search {
             killers: vec![[Move::NONE; 2]; MAX_PLY + 1],
             history: vec![0; 2 * 128 * 128],
             counters: vec![Move::NONE; 32 * 128],
+            continuation: ContinuationHistory::new(),
+            line: vec![NO_KEY; MAX_PLY + 1],
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -164,6 +170,7 @@ impl Search {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
         self.counters.iter_mut().for_each(|c| *c = Move::NONE);
+        self.continuation.clear();
         self.killers.iter_mut().for_each(|k| *k = [Move::NONE; 2]);
     }
 
@@ -174,6 +181,7 @@ impl Search {
         self.aborted = false;
         self.tt.new_search();
         self.history.iter_mut().for_each(|h| *h /= 2);
+        self.continuation.fit(self.weights.types, pos.variant().geometry.squares());
         let mut root_moves = Vec::new();
         pos.legal_moves(&mut root_moves);
         let mut result =
@@ -366,6 +374,22 @@ impl Search {
         (side * 128 + m.from()) * 128 + m.to()
     }
 
+    /// The moves one and two plies before `ply` in the line searched.
+    fn previous(&self, ply: usize) -> [Key; OFFSETS] {
+        std::array::from_fn(|k| if ply > k { self.line[ply - 1 - k] } else { NO_KEY })
+    }
+
+    fn continuation_key(&self, pos: &Position, m: Move) -> Key {
+        pos.piece_at(m.from()).map_or(NO_KEY, |(_, t)| self.continuation.key(t, m.to()))
+    }
+
+    /// A quiet move's history: by its squares, and after the moves before it.
+    fn quiet_score(&self, pos: &Position, m: Move, ply: usize) -> i32 {
+        let side = pos.side_to_move();
+        self.history[Self::history_index(side, m)]
+            + self.continuation.score(side, self.previous(ply), self.continuation_key(pos, m))
+    }
+
     fn counter_index(pos: &Position) -> Option<usize> {
         let last = pos.last_move()?;
         let (c, t) = pos.piece_at(last.to())?;
@@ -377,7 +401,6 @@ impl Search {
     /// that lose material last.
     fn order(&self, pos: &Position, moves: &[Move], hash: Move, ply: usize, scores: &mut Vec<i32>) {
         scores.clear();
-        let side = pos.side_to_move();
         let counter = Self::counter_index(pos).map_or(Move::NONE, |i| self.counters[i]);
         for &m in moves {
             let s = if m == hash {
@@ -400,7 +423,7 @@ impl Search {
             } else if m == counter {
                 1 << 25
             } else {
-                self.history[Self::history_index(side, m)]
+                self.quiet_score(pos, m, ply)
             };
             scores.push(s);
         }
@@ -420,7 +443,7 @@ impl Search {
 
     /// Moves a history score towards `HISTORY_MAX` (or its negative) by `bonus`.
     fn nudge(h: &mut i32, bonus: i32) {
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        *h = nudged(*h, bonus, HISTORY_MAX);
     }
 
     /// Whether a null move may be tried: one royal piece (a pass may be illegal with more),
@@ -533,6 +556,7 @@ impl Search {
                     continue;
                 }
             }
+            self.line[ply] = self.continuation_key(pos, m);
             pos.make(m);
             let score = if i == 0 {
                 -self.pvs(pos, depth - 1, -beta, -alpha, ply + 1, is_pv)
@@ -615,6 +639,7 @@ impl Search {
             return None;
         }
         let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+        self.line[ply] = NO_KEY;
         pos.make_null();
         let s = -self.pvs(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
         pos.unmake_null();
@@ -639,7 +664,7 @@ impl Search {
         let mut r = self.reductions[depth as usize][i.min(63)];
         r -= i32::from(is_pv) + i32::from(check) + i32::from(score >= 1 << 25);
         r += i32::from(!improving);
-        r -= score / 6000;
+        r -= score / 12_000;
         r.clamp(0, depth - 2)
     }
 
@@ -654,9 +679,11 @@ impl Search {
             self.counters[i] = m;
         }
         let bonus = (depth * depth * 16).min(1600);
-        Self::nudge(&mut self.history[Self::history_index(us, m)], bonus);
-        for &q in tried.iter().filter(|&&q| q != m) {
-            Self::nudge(&mut self.history[Self::history_index(us, q)], -bonus);
+        let previous = self.previous(ply);
+        for (q, b) in tried.iter().filter(|&&q| q != m).map(|&q| (q, -bonus)).chain([(m, bonus)]) {
+            Self::nudge(&mut self.history[Self::history_index(us, q)], b);
+            let key = self.continuation_key(pos, q);
+            self.continuation.nudge(us, previous, key, b, HISTORY_MAX);
         }
     }
 
@@ -740,6 +767,7 @@ impl Search {
                     continue;
                 }
             }
+            self.line[ply] = self.continuation_key(pos, m);
             pos.make(m);
             let s = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1);
             pos.unmake();
