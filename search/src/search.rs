@@ -181,7 +181,7 @@ impl Search {
         self.aborted = false;
         self.tt.new_search();
         self.history.iter_mut().for_each(|h| *h /= 2);
-        self.continuation.fit(self.weights.types, pos.variant().geometry.squares());
+        self.fit_tables(pos);
         let mut root_moves = Vec::new();
         pos.legal_moves(&mut root_moves);
         let mut result =
@@ -240,6 +240,11 @@ impl Search {
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// Tables sized by the variant, ready for `pos`.
+    fn fit_tables(&mut self, pos: &Position) {
+        self.continuation.fit(self.weights.types, pos.variant().geometry.squares());
     }
 
     /// Whether to start no new iteration: half the time per move is gone, or, on a clock,
@@ -811,6 +816,7 @@ impl Search {
         self.aborted = false;
         self.nodes = 0;
         self.qsearch_tt = false;
+        self.fit_tables(pos);
         let score = self.qsearch(pos, -INF, INF, 0, 0);
         self.qsearch_tt = true;
         (score, self.pv[0].clone())
@@ -846,6 +852,19 @@ mod tests {
         // Spartan hoplites capture straight ahead: e5 is attacked by the e6 hoplite, d6 not.
         assert!(see("spartan", "4k3/8/4h3/8/2N5/8/8/4K3 w - - 0 1", "c4e5") < 0);
         assert_eq!(see("spartan", "4k3/8/4h3/8/2N5/8/8/4K3 w - - 0 1", "c4d6"), 0);
+    }
+
+    /// A line through a check: the evasions are quiet moves, ordered by the histories, which
+    /// a search that never ran a full iteration has sized too.
+    #[test]
+    fn quiescence_lines_go_through_checks_from_a_fresh_search() {
+        let v = Variant::builtin("chess");
+        // The queen takes the pawn with check; the king steps aside.
+        let mut pos = Position::from_fen(&v, "k7/8/8/8/8/8/p7/Q5K1 w - - 0 1").unwrap();
+        let (_, line) = Search::new(Weights::defaults(&v), 1).quiescence_line(&mut pos);
+        let line: Vec<String> = line.iter().map(|&m| pos.move_to_uci(m)).collect();
+        assert_eq!(line.len(), 2, "{line:?}");
+        assert_eq!(line[0], "a1a2");
     }
 
     /// The tuner's lines must not depend on what the table holds: a line neither writes an
