@@ -26,6 +26,9 @@
 //!   variant's values; royal pieces neither threaten nor count here, `king_attack` has them):
 //!   two of them are a fork the quiet search cannot see.
 //! - `hanging`: per piece, attacked by an enemy piece and defended by none of its own.
+//! - `restricted`: per piece, the squares of its mobility that an enemy pawn-type piece
+//!   attacks (where it could go only to be chased or lost). 0 by default: fitted where a
+//!   variant's weights are (chess).
 //!
 //! And per piece type and square, a piece-square table (`pst`), the same for both sides seen
 //! from their own back rank and for a square and its mirror across the middle file. Its
@@ -52,7 +55,7 @@ use std::sync::Arc;
 use toml::Spanned;
 
 /// The groups with a weight per piece type: material, then the tapered ones.
-pub const GROUPS: [&str; 14] = [
+pub const GROUPS: [&str; 15] = [
     "material",
     "centre",
     "advance",
@@ -67,6 +70,7 @@ pub const GROUPS: [&str; 14] = [
     "pair",
     "threat",
     "hanging",
+    "restricted",
 ];
 pub const MATERIAL: usize = 0;
 pub const CENTRE: usize = 1;
@@ -82,6 +86,7 @@ pub const SUPPORTED: usize = 10;
 pub const PAIR: usize = 11;
 pub const THREAT: usize = 12;
 pub const HANGING: usize = 13;
+pub const RESTRICTED: usize = 14;
 /// The whole-position terms, after the tables.
 pub const SIDE: [&str; 1] = ["white"];
 /// The game phase runs from 0 (no pieces but pawns and royals) to `PHASE` (the start
@@ -572,6 +577,11 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
     let mut material = 0;
     // Each side's attacks, for the hanging pieces once both are known.
     let mut attacks = [Bitboard::EMPTY; 2];
+    let pawn_attacks: [Bitboard; 2] = std::array::from_fn(|colour| {
+        let pawn_types = (0..types).filter(|&t| v.pieces[t].pawn);
+        let each = pawn_types.flat_map(|t| pos.pieces(colour, t).into_iter().map(move |sq| (t, sq)));
+        each.fold(Bitboard::EMPTY, |a, (t, sq)| a | v.moves[colour][t].targets(&v.rays, sq, occ).1)
+    });
     // The endgame partners lie a fixed distance after the middlegame weights.
     let (table_end, pst_end) = (w.tapered_len(), w.types * w.classes());
     for (colour, own_attacks) in attacks.iter_mut().enumerate() {
@@ -610,6 +620,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
                 *own_attacks |= c;
                 let reach = (q & !occ) | (c & enemy & !own);
                 sums[MOBILITY] += reach.count() as i32;
+                sums[RESTRICTED] += (reach & pawn_attacks[1 - colour]).count() as i32;
                 sums[KING_ATTACK] += ((q | c) & enemy_zone).count() as i32;
                 sums[THREAT] += (c & prey).count() as i32;
                 let j = pst + class[sq];
@@ -827,6 +838,23 @@ mod tests {
         // Defended by the e6 pawn, it does not; nor does a piece nobody attacks.
         assert_eq!(feature("chess", "4k3/8/4p3/3n4/8/8/8/3RK3 w - - 0 1", HANGING, 'n'), 0);
         assert_eq!(feature("chess", "4k3/8/8/3n4/8/8/8/2R1K3 w - - 0 1", HANGING, 'n'), 0);
+    }
+
+    #[test]
+    fn squares_an_enemy_pawn_attacks_restrict_a_piece() {
+        let restricted = |variant: &str, fen: &str| feature(variant, fen, RESTRICTED, 'n');
+        // The c6 pawn attacks b5 of the d4 knight's squares; with the e6 pawn f5 too.
+        assert_eq!(restricted("chess", "4k3/8/2p5/8/3N4/8/8/4K3 w - - 0 1"), 1);
+        assert_eq!(restricted("chess", "4k3/8/2p1p3/8/3N4/8/8/4K3 w - - 0 1"), 2);
+        // Black's knight, restricted by White's pawn: counted against Black.
+        assert_eq!(restricted("chess", "4k3/8/8/3n4/8/2P5/8/4K3 w - - 0 1"), -1);
+        // A pawn-type piece restricts where it captures: a Spartan hoplite straight ahead (e5
+        // of the d3 knight's squares), a chess pawn on the diagonals (none of them).
+        assert_eq!(restricted("spartan", "4k3/8/4h3/8/8/3N4/8/4K3 w - - 0 1"), 1);
+        assert_eq!(restricted("chess", "4k3/8/4p3/8/8/3N4/8/4K3 w - - 0 1"), 0);
+        // Fitted to Fairy-Stockfish's chess games, the term costs a knight (data/weights/).
+        let v = Variant::builtin("chess");
+        assert!(Weights::for_variant(&v).get(RESTRICTED, v.piece_index('n').unwrap()) < 0);
     }
 
     #[test]
