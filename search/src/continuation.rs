@@ -48,7 +48,8 @@ impl ContinuationHistory {
     }
 
     fn index(&self, offset: usize, side: usize, previous: Key, current: Key) -> Option<usize> {
-        (previous != NO_KEY).then(|| ((offset * 2 + side) * self.keys + previous) * self.keys + current)
+        (previous != NO_KEY && current != NO_KEY)
+            .then(|| ((offset * 2 + side) * self.keys + previous) * self.keys + current)
     }
 
     /// The sum of `current`'s scores after each of `previous` (`previous[k]` is `k + 1` plies back).
@@ -81,6 +82,9 @@ mod tests {
         assert_eq!(h.score(0, [b, NO_KEY], m), 0);
         assert_eq!(h.score(1, [a, NO_KEY], m), 0);
         assert_eq!(h.score(0, [NO_KEY, a], m), 0);
+        // No move to score (no piece on its square): nothing read or written.
+        h.nudge(0, [a, b], NO_KEY, 400, 1 << 14);
+        assert_eq!(h.score(0, [a, b], NO_KEY), 0);
         // Both plies count; a malus pulls back; repeated bonuses stay under the ceiling.
         h.nudge(0, [a, b], m, 400, 1 << 14);
         assert_eq!(h.score(0, [a, b], m), 791 + 400);

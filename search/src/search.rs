@@ -669,6 +669,7 @@ impl Search {
         let mut r = self.reductions[depth as usize][i.min(63)];
         r -= i32::from(is_pv) + i32::from(check) + i32::from(score >= 1 << 25);
         r += i32::from(!improving);
+        // The history sum of three tables (squares, one and two plies before), each within ±2^14.
         r -= score / 12_000;
         r.clamp(0, depth - 2)
     }
