@@ -30,7 +30,7 @@ fn dataset(n: usize) -> (Dataset, Weights) {
         let f = features(&pos, &w);
         let sparse: Vec<(u16, i16)> =
             f.values.iter().enumerate().filter(|(_, &x)| x != 0).map(|(j, &x)| (j as u16, x as i16)).collect();
-        d.push(&sparse, f.phase as u8, (next() % 3) as u8, game);
+        d.push(&sparse, f.phase as u8, (next() % 3) as f32 / 2.0, game);
     }
     (d, w)
 }

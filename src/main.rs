@@ -47,6 +47,8 @@ enum Command {
     Merge(commands::selfplay::MergeArgs),
     /// Texel tuning: fit piece values (and other weights) to self-play positions.
     Tune(commands::tune::TuneArgs),
+    /// Relabel positions.csv rows with a player's evaluation as White's expected score (for tune).
+    Label(commands::label::LabelArgs),
     /// One self-contained HTML page of a selfplay, match, balance or tune output directory.
     Report {
         /// The run's output directory.
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Command::Values(a) => commands::values::run(a),
         Command::Merge(a) => commands::selfplay::run_merge(a),
         Command::Tune(a) => commands::tune::run(a),
+        Command::Label(a) => commands::label::run(a),
         Command::Report { dir, out } => commands::report(&dir, out),
         Command::Bench { depth } => commands::bench(depth),
         Command::Uci => {

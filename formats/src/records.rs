@@ -31,33 +31,51 @@ pub struct GameRow {
     pub evals: Option<String>,
 }
 
-/// A result as White's score: `1`, `0.5` or `0` (the tuner's target).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WhiteScore(pub GameResult);
+/// White's score in a position: a game's result (`1`, `0.5`, `0`), or an expected score
+/// between them (`hoplite label`: a stronger player's evaluation as a win probability). The
+/// tuner's target.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WhiteScore(f64);
+
+impl WhiteScore {
+    /// `None` outside 0 to 1 (or not a number).
+    pub fn new(score: f64) -> Option<WhiteScore> {
+        (0.0..=1.0).contains(&score).then_some(WhiteScore(score))
+    }
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+impl From<GameResult> for WhiteScore {
+    fn from(r: GameResult) -> WhiteScore {
+        WhiteScore(match r {
+            GameResult::WhiteWins => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::BlackWins => 0.0,
+        })
+    }
+}
 
 impl Serialize for WhiteScore {
+    /// A result as before (`1`, `0.5`, `0`); an expected score to four decimals.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(match self.0 {
-            GameResult::WhiteWins => "1",
-            GameResult::Draw => "0.5",
-            GameResult::BlackWins => "0",
-        })
+        let text = format!("{:.4}", self.0);
+        s.serialize_str(text.trim_end_matches('0').trim_end_matches('.'))
     }
 }
 
 impl<'de> Deserialize<'de> for WhiteScore {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
-        match text.trim() {
-            "1" => Ok(WhiteScore(GameResult::WhiteWins)),
-            "0.5" => Ok(WhiteScore(GameResult::Draw)),
-            "0" => Ok(WhiteScore(GameResult::BlackWins)),
-            other => Err(de::Error::custom(format!("result '{other}' is not 1, 0.5 or 0"))),
-        }
+        let text = text.trim();
+        text.parse().ok().and_then(WhiteScore::new).ok_or_else(|| {
+            de::Error::custom(format!("result '{text}' is not White's score: 1, 0.5, 0 or a number between"))
+        })
     }
 }
 
-/// One position of a game, after the opening, with the game's result.
+/// One position of a game, after the opening, with the game's result (or a label for it).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PositionRow {
     pub game_id: u64,
@@ -259,5 +277,31 @@ mod tests {
         let back: Vec<MatchRow> = crate::csvfile::read(&path).unwrap();
         std::fs::remove_file(&path).ok();
         assert_eq!(back, [row]);
+    }
+
+    #[test]
+    fn a_position_row_holds_a_result_or_an_expected_score() {
+        let path = std::env::temp_dir().join(format!("hoplite-positions-{}.csv", std::process::id()));
+        let rows: Vec<PositionRow> = [1.0, 0.5, 0.0, 0.73128]
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| PositionRow {
+                game_id: i as u64,
+                ply: 9,
+                fen: "f".into(),
+                result: WhiteScore::new(x).unwrap(),
+            })
+            .collect();
+        crate::csvfile::write(&path, &rows).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let results: Vec<&str> = text.lines().skip(1).map(|l| l.rsplit(',').next().unwrap()).collect();
+        // A game's result is written as it always was; a label to four decimals.
+        assert_eq!(results, ["1", "0.5", "0", "0.7313"]);
+        let back: Vec<PositionRow> = crate::csvfile::read(&path).unwrap();
+        assert_eq!(back[3].result.get(), 0.7313);
+        std::fs::write(&path, "game_id,ply,fen,result\n1,9,f,1.5\n").unwrap();
+        let err = crate::csvfile::read::<PositionRow>(&path).unwrap_err().to_string();
+        std::fs::remove_file(&path).ok();
+        assert!(err.contains("'1.5' is not White's score") && err.contains(".csv:2:"), "{err}");
     }
 }

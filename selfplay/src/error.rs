@@ -34,4 +34,6 @@ pub enum RunError {
     Usage(String),
     #[error("{0}")]
     Fen(#[from] FenError),
+    #[error("player '{name}' gave no score for {fen}: a label needs one (an engine that reports `info ... score`)")]
+    NoScore { name: String, fen: String },
 }

@@ -15,6 +15,7 @@ pub mod pgn;
 pub mod player;
 pub mod quality;
 pub mod run;
+pub mod scoring;
 pub mod selfplay;
 pub mod stats;
 pub mod values;

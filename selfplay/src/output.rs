@@ -11,8 +11,7 @@ use crate::stats::Wdl;
 use hoplite_core::{GameResult, Termination};
 use hoplite_formats::csvfile::{self, Appender};
 use hoplite_formats::{
-    Decimal, FormatError, GameRow, Manifest, PositionRow, SummaryRow, WhiteScore, GAMES, MANIFEST, PGN, POSITIONS,
-    SUMMARY,
+    Decimal, FormatError, GameRow, Manifest, PositionRow, SummaryRow, GAMES, MANIFEST, PGN, POSITIONS, SUMMARY,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File, OpenOptions};
@@ -309,7 +308,7 @@ impl RunOutput {
     /// Writes one finished game to every file, flushed.
     pub fn write(&mut self, rec: &GameRecord) -> Result<GameRow, RunError> {
         for (ply, fen) in &rec.positions {
-            let row = PositionRow { game_id: rec.game_id, ply: *ply, fen: fen.clone(), result: WhiteScore(rec.result) };
+            let row = PositionRow { game_id: rec.game_id, ply: *ply, fen: fen.clone(), result: rec.result.into() };
             self.positions.push(&row)?;
         }
         self.positions.flush()?;

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod book;
+pub mod label;
 pub mod perft;
 pub mod players;
 pub mod progress;

@@ -3,7 +3,7 @@
 
 use crate::error::TuneError;
 use hoplite_core::zobrist::{mix64, GOLDEN};
-use hoplite_core::{GameResult, Position, Variant};
+use hoplite_core::{Position, Variant};
 use hoplite_formats::csvfile::{header, Rows};
 use hoplite_formats::PositionRow;
 use hoplite_search::eval::PHASE;
@@ -24,8 +24,8 @@ pub struct Dataset {
     pub phase: Vec<u8>,
     /// The endgame partner of each weight (see `Weights::end`).
     pub end: Vec<u16>,
-    /// Result from White's view in halves: 0, 1 or 2.
-    pub result: Vec<u8>,
+    /// White's score: a game's result (1, 0.5, 0) or a label between.
+    pub result: Vec<f32>,
     /// The game of each position, numbered from 0 in order of appearance (a game's positions
     /// are contiguous): errors are estimated per game, as positions of one game are not
     /// independent.
@@ -53,7 +53,7 @@ impl Dataset {
     pub fn is_empty(&self) -> bool {
         self.result.is_empty()
     }
-    pub fn push(&mut self, f: &[(u16, i16)], phase: u8, result: u8, game_id: u64) {
+    pub fn push(&mut self, f: &[(u16, i16)], phase: u8, result: f32, game_id: u64) {
         let game = match (self.last_game_id, self.game.last()) {
             (Some(id), Some(&g)) if id == game_id => g,
             (_, Some(&g)) => g + 1,
@@ -119,15 +119,11 @@ fn is_validation(game_id: u64) -> bool {
 }
 
 /// A row's quiet position as sparse features, its phase and its result, or why the row is bad.
-type Resolved = Result<(Vec<(u16, i16)>, u8, u8), TuneError>;
+type Resolved = Result<(Vec<(u16, i16)>, u8, f32), TuneError>;
 
 /// The quiet position's sparse features (`line`: where the row is, for an error).
 fn resolve(variant: &Arc<Variant>, search: &mut Search, row: &PositionRow, path: &Path, line: u64) -> Resolved {
-    let r = match row.result.0 {
-        GameResult::WhiteWins => 2,
-        GameResult::Draw => 1,
-        GameResult::BlackWins => 0,
-    };
+    let r = row.result.get() as f32;
     let mut pos = Position::from_fen(variant, &row.fen).map_err(|e| TuneError::Row {
         path: path.display().to_string(),
         line,
@@ -210,7 +206,7 @@ pub fn load(
             Some(first) => TuneError::NothingUsable { rows: out.rows, first: first.to_string() },
         });
     }
-    let decisive = out.train.result.iter().chain(&out.valid.result).filter(|&&r| r != 1).count();
+    let decisive = out.train.result.iter().chain(&out.valid.result).filter(|&&r| r != 0.5).count();
     if decisive == 0 {
         return Err(TuneError::AllDrawn { rows: out.rows });
     }
@@ -225,7 +221,7 @@ mod tests {
     fn a_tapered_feature_splits_between_its_two_weights_by_the_phase() {
         // Weight 1 is tapered with weight 2 as its endgame partner; weight 0 is not.
         let mut d = Dataset::new(vec![0, 2, 2]);
-        d.push(&[(0, 3), (1, 4)], (PHASE / 4) as u8, 2, 7);
+        d.push(&[(0, 3), (1, 4)], (PHASE / 4) as u8, 1.0, 7);
         let mut e = Vec::new();
         d.for_each_entry(0, |j, v| e.push((j, v)));
         assert_eq!(e, [(0, 3.0), (1, 1.0), (2, 3.0)]);

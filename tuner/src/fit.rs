@@ -38,7 +38,7 @@ pub fn loss_range(d: &Dataset, w: &[f64], k: f64, range: std::ops::Range<usize>)
         .map(|&start| {
             (start..(start + CHUNK).min(range.end))
                 .map(|i| {
-                    let r = d.result[i] as f64 / 2.0;
+                    let r = d.result[i] as f64;
                     (sigmoid(k, eval(d, i, w)) - r).powi(2)
                 })
                 .sum::<f64>()
@@ -80,7 +80,7 @@ fn gradient(d: &Dataset, w: &[f64], k: f64, range: std::ops::Range<usize>) -> Ve
             let mut g = vec![0.0; w.len()];
             for i in start..(start + CHUNK).min(range.end) {
                 let s = sigmoid(k, eval(d, i, w));
-                let r = d.result[i] as f64 / 2.0;
+                let r = d.result[i] as f64;
                 let common = 2.0 * (s - r) * s * (1.0 - s) * c;
                 d.for_each_entry(i, |j, v| g[j] += common * v);
             }
@@ -166,7 +166,7 @@ pub fn standard_errors(d: &Dataset, w: &[f64], k: f64, fitted: &[bool], ridge: &
                 out.push((pos_of[j], common * v));
             }
         });
-        s - d.result[i] as f64 / 2.0
+        s - d.result[i] as f64
     };
     // JᵀJ ("bread") in parallel chunks; the per-game scores ("meat") in one pass, since a
     // game's positions may straddle chunks.
@@ -295,7 +295,7 @@ mod tests {
             let p = sigmoid(k, true_w * x as f64);
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let u = (state >> 11) as f64 / (1u64 << 53) as f64;
-            d.push(&[(0, x)], PHASE as u8, if u < p { 2 } else { 0 }, i as u64);
+            d.push(&[(0, x)], PHASE as u8, if u < p { 1.0 } else { 0.0 }, i as u64);
         }
         d
     }
@@ -311,6 +311,23 @@ mod tests {
         let se = standard_errors(&d, &w, 1.0, &[true], &[0.0])[0].unwrap();
         assert!((w[0] - 150.0).abs() < 4.0 * se, "w = {} ± {se}", w[0]);
         assert!(se > 0.1 && se < 10.0, "{se}");
+    }
+
+    /// Labels that are the win probabilities themselves (`hoplite label`) carry no sampling
+    /// noise: the fit finds the weight from far fewer positions, and closer.
+    #[test]
+    fn expected_scores_as_labels_give_the_weight_exactly() {
+        let mut d = Dataset::new(vec![0]);
+        for i in 0..2_000 {
+            let x = (i % 7) as i16 - 3;
+            d.push(&[(0, x)], PHASE as u8, sigmoid(1.0, 150.0 * x as f64) as f32, i as u64);
+        }
+        let mut w = vec![50.0];
+        let mut adam = Adam::new(vec![2.0]);
+        for _ in 0..300 {
+            adam.epoch(&d, &mut w, 1.0, 512);
+        }
+        assert!((w[0] - 150.0).abs() < 1.0, "w = {}", w[0]);
     }
 
     #[test]

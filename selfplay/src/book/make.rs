@@ -3,12 +3,12 @@
 
 use crate::error::RunError;
 use crate::openings::{game_seed, random_opening};
-use crate::player::{PlayerSpec, Turn};
+use crate::player::PlayerSpec;
+use crate::scoring::{score_all, Job};
 use hoplite_core::{Move, Position, Variant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// What `hoplite book` is asked for.
@@ -71,9 +71,11 @@ pub fn make_book(
                 batch.push((moves, pos));
             }
         }
-        let scores = score_all(variant, player, &start, &batch, s.threads)?;
+        let jobs: Vec<Job> = batch.iter().map(|(moves, pos)| Job { start: &start, moves, position: pos }).collect();
+        let scores = score_all(variant, player, &jobs, s.threads)?;
         scored += batch.len() as u64;
         for ((moves, pos), score) in batch.into_iter().zip(scores) {
+            let score = score.unwrap_or(0);
             if score.abs() <= s.within {
                 level += 1;
                 if book.len() < s.positions {
@@ -84,46 +86,6 @@ pub fn make_book(
         progress(book.len(), tried);
     }
     Ok(Book { lines: book, scored, level })
-}
-
-/// The player's score of each position, scored on `threads` threads.
-fn score_all(
-    variant: &Arc<Variant>,
-    player: &PlayerSpec,
-    start: &Position,
-    batch: &[(Vec<Move>, Position)],
-    threads: usize,
-) -> Result<Vec<i32>, RunError> {
-    let next = AtomicUsize::new(0);
-    let fail = |error| RunError::Player { name: player.name().to_string(), error };
-    let results: Vec<Result<Vec<(usize, i32)>, RunError>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.max(1))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut p = player.start();
-                    let mut rng = ChaCha8Rng::seed_from_u64(0);
-                    let mut out = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        let Some((moves, pos)) = batch.get(k) else { break };
-                        p.new_game(variant).map_err(fail)?;
-                        let turn = Turn { position: pos, start, moves, clock: None, rng: &mut rng };
-                        let reply = p.play(turn).map_err(fail)?;
-                        out.push((k, reply.score.unwrap_or(0)));
-                    }
-                    Ok(out)
-                })
-            })
-            .collect();
-        workers.into_iter().map(|w| w.join().expect("a book worker panicked")).collect()
-    });
-    let mut scores = vec![0; batch.len()];
-    for r in results {
-        for (k, s) in r? {
-            scores[k] = s;
-        }
-    }
-    Ok(scores)
 }
 
 /// The book as EPD: four FEN fields and the operations `hmvc`, `fmvn`, `ce` (the score) and

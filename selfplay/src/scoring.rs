@@ -1,0 +1,139 @@
+//! A player's scores of many positions, on several threads, each from a fresh game so that
+//! no score depends on the thread count or on the positions scored before it: for books
+//! (`hoplite book` keeps the level openings) and for labels (`hoplite label`: a stronger
+//! player's evaluation as the tuner's target).
+
+use crate::error::RunError;
+use crate::player::{PlayerSpec, Turn};
+use hoplite_core::{Move, Position, Variant, WHITE};
+use hoplite_formats::{PositionRow, WhiteScore};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// A position to score, reached by `moves` from `start` (what an engine is sent).
+pub struct Job<'a> {
+    pub start: &'a Position,
+    pub moves: &'a [Move],
+    pub position: &'a Position,
+}
+
+/// The player's score of each position (side to move's view, centipawns), `None` where it
+/// gave none.
+pub fn score_all(
+    variant: &Arc<Variant>,
+    player: &PlayerSpec,
+    jobs: &[Job],
+    threads: usize,
+) -> Result<Vec<Option<i32>>, RunError> {
+    let next = AtomicUsize::new(0);
+    let fail = |error| RunError::Player { name: player.name().to_string(), error };
+    type Scored = Result<Vec<(usize, Option<i32>)>, RunError>;
+    let results: Vec<Scored> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut p = player.start();
+                    let mut rng = ChaCha8Rng::seed_from_u64(0);
+                    let mut out = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(k) else { break };
+                        p.new_game(variant).map_err(fail)?;
+                        let turn = Turn {
+                            position: job.position,
+                            start: job.start,
+                            moves: job.moves,
+                            clock: None,
+                            rng: &mut rng,
+                        };
+                        out.push((k, p.play(turn).map_err(fail)?.score));
+                    }
+                    Ok(out)
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().expect("a scoring worker panicked")).collect()
+    });
+    let mut scores = vec![None; jobs.len()];
+    for r in results {
+        for (k, s) in r? {
+            scores[k] = s;
+        }
+    }
+    Ok(scores)
+}
+
+/// White's expected score for a score of `cp` centipawns from White's view: the logistic
+/// curve on which 400 cp multiply the odds by ten, as an Elo difference does.
+pub fn win_probability(cp: i32) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-cp as f64 / 400.0))
+}
+
+/// The rows with their results replaced by labels: `blend` times the player's win
+/// probability (from its score of the row's position) plus `1 - blend` times the row's own
+/// result. `positions[i]` is the position of `rows[i]`.
+pub fn label(
+    variant: &Arc<Variant>,
+    player: &PlayerSpec,
+    rows: &[PositionRow],
+    positions: &[Position],
+    blend: f64,
+    threads: usize,
+) -> Result<Vec<PositionRow>, RunError> {
+    let jobs: Vec<Job> = positions.iter().map(|p| Job { start: p, moves: &[], position: p }).collect();
+    let scores = score_all(variant, player, &jobs, threads)?;
+    rows.iter()
+        .zip(positions)
+        .zip(scores)
+        .map(|((row, pos), score)| {
+            let score =
+                score.ok_or_else(|| RunError::NoScore { name: player.name().to_string(), fen: row.fen.clone() })?;
+            let white = if pos.side_to_move() == WHITE { score } else { -score };
+            let label = blend * win_probability(white) + (1.0 - blend) * row.result.get();
+            Ok(PositionRow { result: WhiteScore::new(label.clamp(0.0, 1.0)).expect("within 0 to 1"), ..row.clone() })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hoplite_formats::Budget;
+
+    fn row(fen: &str, result: f64) -> PositionRow {
+        PositionRow { game_id: 1, ply: 10, fen: fen.into(), result: WhiteScore::new(result).unwrap() }
+    }
+
+    #[test]
+    fn a_label_is_the_players_win_probability_from_whites_view() {
+        let v = Variant::builtin("chess");
+        let hoplite = PlayerSpec::Hoplite { name: "h".into(), budget: Budget::nodes(300), weights: None, hash_mb: 1 };
+        // White a queen up; the same with Black to move (the score turns to White's view);
+        // Black a queen up.
+        let fens =
+            ["4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1", "4k3/8/8/8/8/8/3Q4/4K3 b - - 0 1", "4k3/3q4/8/8/8/8/8/4K3 w - - 0 1"];
+        let rows: Vec<PositionRow> = fens.iter().map(|f| row(f, 0.5)).collect();
+        let positions: Vec<Position> = fens.iter().map(|f| Position::from_fen(&v, f).unwrap()).collect();
+        let labels = label(&v, &hoplite, &rows, &positions, 1.0, 2).unwrap();
+        let p: Vec<f64> = labels.iter().map(|r| r.result.get()).collect();
+        assert!(p[0] > 0.95 && p[1] > 0.95 && p[2] < 0.05, "{p:?}");
+        // Half the label from the game's result (a draw here): halfway to 0.5.
+        let half = label(&v, &hoplite, &rows, &positions, 0.5, 1).unwrap();
+        assert!((half[0].result.get() - (0.5 * p[0] + 0.25)).abs() < 1e-9);
+        // The same labels on one thread as on two.
+        assert_eq!(label(&v, &hoplite, &rows, &positions, 1.0, 1).unwrap(), labels);
+        // A player without scores cannot label.
+        let random = PlayerSpec::Random { name: "r".into() };
+        let err = label(&v, &random, &rows, &positions, 1.0, 1).unwrap_err().to_string();
+        assert!(err.contains("gave no score for 4k3/8/8/8/8/8/3Q4/4K3 w"), "{err}");
+    }
+
+    #[test]
+    fn win_probability_is_the_elo_curve() {
+        assert_eq!(win_probability(0), 0.5);
+        assert!((win_probability(400) - 10.0 / 11.0).abs() < 1e-12);
+        assert!((win_probability(-400) - 1.0 / 11.0).abs() < 1e-12);
+    }
+}
