@@ -5,6 +5,7 @@
 
 use crate::error::RunError;
 use crate::player::{PlayerSpec, Turn};
+use crate::stats::score_of_elo;
 use hoplite_core::{Move, Position, Variant, WHITE};
 use hoplite_formats::{PositionRow, WhiteScore};
 use rand::SeedableRng;
@@ -65,14 +66,9 @@ pub fn score_all(
     Ok(scores)
 }
 
-/// White's expected score for a score of `cp` centipawns from White's view: the logistic
-/// curve on which 400 cp multiply the odds by ten, as an Elo difference does.
-pub fn win_probability(cp: i32) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-cp as f64 / 400.0))
-}
-
 /// The rows with their results replaced by labels: `blend` times the player's win
-/// probability (from its score of the row's position) plus `1 - blend` times the row's own
+/// probability (its score of the row's position from White's view, in centipawns, read as an
+/// Elo difference: 400 multiply the odds by ten) plus `1 - blend` times the row's own
 /// result. `positions[i]` is the position of `rows[i]`.
 pub fn label(
     variant: &Arc<Variant>,
@@ -91,7 +87,7 @@ pub fn label(
             let score =
                 score.ok_or_else(|| RunError::NoScore { name: player.name().to_string(), fen: row.fen.clone() })?;
             let white = if pos.side_to_move() == WHITE { score } else { -score };
-            let label = blend * win_probability(white) + (1.0 - blend) * row.result.get();
+            let label = blend * score_of_elo(white as f64) + (1.0 - blend) * row.result.get();
             Ok(PositionRow { result: WhiteScore::new(label.clamp(0.0, 1.0)).expect("within 0 to 1"), ..row.clone() })
         })
         .collect()
@@ -131,9 +127,9 @@ mod tests {
     }
 
     #[test]
-    fn win_probability_is_the_elo_curve() {
-        assert_eq!(win_probability(0), 0.5);
-        assert!((win_probability(400) - 10.0 / 11.0).abs() < 1e-12);
-        assert!((win_probability(-400) - 1.0 / 11.0).abs() < 1e-12);
+    fn a_score_is_read_as_an_elo_difference() {
+        assert_eq!(score_of_elo(0.0), 0.5);
+        assert!((score_of_elo(400.0) - 10.0 / 11.0).abs() < 1e-12);
+        assert!((score_of_elo(-400.0) - 1.0 / 11.0).abs() < 1e-12);
     }
 }
