@@ -257,7 +257,7 @@ impl Search {
                 1..=2 => 1.0,
                 _ => 0.6,
             };
-            return elapsed.as_secs_f64() > target.as_secs_f64() * scale * 0.6;
+            return elapsed.as_secs_f64() > target.as_secs_f64() * scale;
         }
         self.limits.movetime.is_some_and(|t| elapsed * 2 > t)
     }
