@@ -29,6 +29,16 @@
 //! - `restricted`: per piece, the squares of its mobility that an enemy pawn-type piece
 //!   attacks (where it could go only to be chased or lost). 0 by default: fitted where a
 //!   variant's weights are (chess).
+//! - `open`, `semi_open`: per piece (pawn-type pieces aside), on a file with no pawn-type
+//!   piece of either side, or with none of its own (the open file a rook wants).
+//! - `outpost`: per piece (pawn-type pieces aside), defended by an own pawn-type piece where
+//!   no enemy pawn-type piece on a neighbouring file ahead can come to chase it.
+//! - `passer_king`: per passed pawn-type piece, the enemy royal piece's distance to the
+//!   square ahead of it less the own royal piece's (kings that escort or stop a passer).
+//! - `king_assault`: `king_attack` again, counted only when two pieces or more (pawn-type and
+//!   royal pieces aside) attack there: an attack grows faster than its attackers.
+//!
+//! These five are 0 by default, fitted where a variant's weights are.
 //!
 //! And per piece type and square, a piece-square table (`pst`), the same for both sides seen
 //! from their own back rank and for a square and its mirror across the middle file. Its
@@ -48,6 +58,7 @@
 
 use crate::error::WeightsError;
 use hoplite_core::spec::{line_of, toml_at};
+use hoplite_core::variant::MAX_TYPES;
 use hoplite_core::{Bitboard, Position, Variant, WHITE};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -55,7 +66,7 @@ use std::sync::Arc;
 use toml::Spanned;
 
 /// The groups with a weight per piece type: material, then the tapered ones.
-pub const GROUPS: [&str; 15] = [
+pub const GROUPS: [&str; 20] = [
     "material",
     "centre",
     "advance",
@@ -71,6 +82,11 @@ pub const GROUPS: [&str; 15] = [
     "threat",
     "hanging",
     "restricted",
+    "open",
+    "semi_open",
+    "outpost",
+    "passer_king",
+    "king_assault",
 ];
 pub const MATERIAL: usize = 0;
 pub const CENTRE: usize = 1;
@@ -87,6 +103,17 @@ pub const PAIR: usize = 11;
 pub const THREAT: usize = 12;
 pub const HANGING: usize = 13;
 pub const RESTRICTED: usize = 14;
+pub const OPEN: usize = 15;
+pub const SEMI_OPEN: usize = 16;
+pub const OUTPOST: usize = 17;
+pub const PASSER_KING: usize = 18;
+pub const KING_ASSAULT: usize = 19;
+/// The per-type sums of every piece, of pawn-type pieces only, and of the others only (a sum
+/// outside its piece's lists would be lost: `debug_assert` in `visit`). `king_assault` and
+/// `hanging` are added apart.
+const COMMON_GROUPS: [usize; 8] = [CENTRE, ADVANCE, MOBILITY, KING_ATTACK, SHELTER, PAIR, THREAT, RESTRICTED];
+const PAWN_GROUPS: [usize; 6] = [PASSED, PASSED2, DOUBLED, ISOLATED, SUPPORTED, PASSER_KING];
+const PIECE_GROUPS: [usize; 3] = [OPEN, SEMI_OPEN, OUTPOST];
 /// The whole-position terms, after the tables.
 pub const SIDE: [&str; 1] = ["white"];
 /// The game phase runs from 0 (no pieces but pawns and royals) to `PHASE` (the start
@@ -120,6 +147,12 @@ struct Shape {
     behind: [Vec<Bitboard>; 2],
     /// `beside[sq]`: the squares of the neighbouring files.
     neighbour_files: Vec<Bitboard>,
+    /// The squares of `sq`'s file.
+    file: Vec<Bitboard>,
+    /// Each square's file and rank (without a division).
+    coords: Vec<(i8, i8)>,
+    /// `stop[colour][sq]`: the square just ahead of `sq`, if the board has one.
+    stop: [Vec<Option<usize>>; 2],
     /// The squares a king's step away (its zone).
     around: Vec<Bitboard>,
     /// `shield[colour][sq]`: the three squares just ahead of `sq`.
@@ -251,6 +284,10 @@ impl Shape {
             front: per_colour(&|df, dr, _| df.abs() <= 1 && dr > 0),
             behind: per_colour(&|df, dr, _| df == 0 && dr < 0),
             neighbour_files: (0..geo.squares()).map(|sq| squares(&|df, _| df.abs() == 1, sq)).collect(),
+            file: (0..geo.squares()).map(|sq| squares(&|df, _| df == 0, sq)).collect(),
+            coords: (0..geo.squares()).map(|sq| (geo.file(sq) as i8, geo.rank(sq) as i8)).collect(),
+            stop: per_colour(&|df, dr, _| df == 0 && dr == 1)
+                .map(|v: Vec<Bitboard>| v.into_iter().map(|b| b.into_iter().next()).collect()),
             around: (0..geo.squares())
                 .map(|sq| squares(&|df, dr| df.abs() <= 1 && dr.abs() <= 1 && (df, dr) != (0, 0), sq))
                 .collect(),
@@ -259,6 +296,13 @@ impl Shape {
             classes: half * geo.ranks,
             half,
         }
+    }
+
+    /// King steps from `a` to `b`.
+    #[inline(always)]
+    fn distance(&self, a: usize, b: usize) -> i32 {
+        let ((fa, ra), (fb, rb)) = (self.coords[a], self.coords[b]);
+        (fa - fb).abs().max((ra - rb).abs()) as i32
     }
 }
 
@@ -582,6 +626,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
         let each = pawn_types.flat_map(|t| pos.pieces(colour, t).into_iter().map(move |sq| (t, sq)));
         each.fold(Bitboard::EMPTY, |a, (t, sq)| a | v.moves[colour][t].targets(&v.rays, sq, occ).1)
     });
+    let royals = [pos.royals(0), pos.royals(1)];
     // The endgame partners lie a fixed distance after the middlegame weights.
     let (table_end, pst_end) = (w.tapered_len(), w.types * w.classes());
     for (colour, own_attacks) in attacks.iter_mut().enumerate() {
@@ -590,11 +635,14 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
         let enemy = pos.colour_bb(1 - colour);
         let own_pawns = pawns & own;
         let enemy_pawns = pawns & enemy;
-        let enemy_zone = pos.royals(1 - colour).into_iter().fold(Bitboard::EMPTY, |z, k| z | shape.around[k]);
+        let enemy_zone = royals[1 - colour].into_iter().fold(Bitboard::EMPTY, |z, k| z | shape.around[k]);
+        let kings = [colour, 1 - colour].map(|c| royals[c].into_iter().next());
+        // Per type, its squares of the enemy king's zone, and the pieces that attack there.
+        let (mut assault, mut assailants, mut assaulting) = ([0i32; MAX_TYPES], 0, 0u32);
         let front = &shape.front[colour];
         let class = &shape.class[colour];
         let up = &shape.up[colour];
-        for ty in 0..types {
+        for (ty, zone_hits) in assault.iter_mut().enumerate().take(types) {
             let pcs = pos.pieces(colour, ty);
             if pcs.is_empty() {
                 continue;
@@ -606,6 +654,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
             add(m, m, sign * if piece.royal { count - 1 } else { count });
             let ms = &v.moves[colour][ty];
             let pawn = piece.pawn;
+            let assails = i32::from(!pawn && !piece.royal);
             // Per group, the sum over this type's pieces: one weight lookup per group and type.
             let mut sums = [0i32; GROUPS.len()];
             let pst = w.pst_index(ty, 0);
@@ -621,7 +670,9 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
                 let reach = (q & !occ) | (c & enemy & !own);
                 sums[MOBILITY] += reach.count() as i32;
                 sums[RESTRICTED] += (reach & pawn_attacks[1 - colour]).count() as i32;
-                sums[KING_ATTACK] += ((q | c) & enemy_zone).count() as i32;
+                let hits = ((q | c) & enemy_zone).count() as i32;
+                sums[KING_ATTACK] += hits;
+                assailants += i32::from(hits > 0) & assails;
                 sums[THREAT] += (c & prey).count() as i32;
                 let j = pst + class[sq];
                 add(j, j + pst_end, sign);
@@ -629,21 +680,56 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
                     if (front[sq] & enemy_pawns).is_empty() {
                         sums[PASSED] += up;
                         sums[PASSED2] += up * up;
+                        if let ([Some(k), Some(e)], Some(stop)) = (kings, shape.stop[colour][sq]) {
+                            sums[PASSER_KING] += shape.distance(e, stop) - shape.distance(k, stop);
+                        }
                     }
                     sums[DOUBLED] += i32::from((shape.behind[colour][sq] & pos.pieces(colour, ty)).non_empty());
                     sums[ISOLATED] += i32::from((shape.neighbour_files[sq] & own_pawns).is_empty());
                     sums[SUPPORTED] += i32::from((shape.support[colour][sq] & own_pawns).non_empty());
+                } else {
+                    let file = shape.file[sq];
+                    if (file & own_pawns).is_empty() {
+                        sums[SEMI_OPEN] += 1;
+                        sums[OPEN] += i32::from((file & enemy_pawns).is_empty());
+                    }
+                    if pawn_attacks[colour].has(sq) {
+                        let chasers = front[sq] & shape.neighbour_files[sq] & enemy_pawns;
+                        sums[OUTPOST] += i32::from(chasers.is_empty());
+                    }
                 }
                 if piece.royal {
                     sums[SHELTER] += (shape.shield[colour][sq] & own_pawns).count() as i32;
                 }
             }
             sums[PAIR] = i32::from(count >= 2);
-            for (g, &sum) in sums.iter().enumerate().skip(1) {
-                if sum != 0 {
+            *zone_hits = sums[KING_ATTACK];
+            assaulting |= u32::from(sums[KING_ATTACK] != 0) << ty;
+            debug_assert!(
+                (1..GROUPS.len()).all(|g| sums[g] == 0
+                    || COMMON_GROUPS.contains(&g)
+                    || if pawn { PAWN_GROUPS.contains(&g) } else { PIECE_GROUPS.contains(&g) }),
+                "{sums:?}"
+            );
+            // Each kind of piece reads the groups it can have (in loops the compiler unrolls).
+            let mut flush = |g: usize| {
+                if sums[g] != 0 {
                     let j = w.index(g, ty);
-                    add(j, j + table_end, sign * sum);
+                    add(j, j + table_end, sign * sums[g]);
                 }
+            };
+            COMMON_GROUPS.into_iter().for_each(&mut flush);
+            match pawn {
+                true => PAWN_GROUPS.into_iter().for_each(&mut flush),
+                false => PIECE_GROUPS.into_iter().for_each(&mut flush),
+            }
+        }
+        if assailants >= 2 {
+            while assaulting != 0 {
+                let ty = assaulting.trailing_zeros() as usize;
+                assaulting &= assaulting - 1;
+                let j = w.index(KING_ASSAULT, ty);
+                add(j, j + table_end, sign * assault[ty]);
             }
         }
     }
@@ -814,6 +900,21 @@ mod tests {
     }
 
     #[test]
+    fn two_pieces_at_the_king_are_an_assault() {
+        let both = |fen: &str, l: char| (feature("chess", fen, KING_ATTACK, l), feature("chess", fen, KING_ASSAULT, l));
+        // The d4 queen reaches g7 and h8 next to the g8 king; alone, that is no assault.
+        let alone = "6k1/8/8/8/3Q4/8/8/4K3 b - - 0 1";
+        assert_eq!(both(alone, 'q'), (2, 0));
+        // With the h5 knight (g7) it is, for both pieces; a pawn at the king does not make one.
+        let two = "6k1/8/8/7N/3Q4/8/8/4K3 b - - 0 1";
+        assert_eq!((both(two, 'q'), both(two, 'n')), ((2, 2), (1, 1)));
+        assert_eq!(both("6k1/8/7P/8/3Q4/8/8/4K3 b - - 0 1", 'q'), (2, 0));
+        // Fitted to Fairy-Stockfish's evaluations, a queen in an assault is worth more.
+        let v = Variant::builtin("chess");
+        assert!(Weights::for_variant(&v).get(KING_ASSAULT, v.piece_index('q').unwrap()) > 0);
+    }
+
+    #[test]
     fn attacks_on_more_valuable_pieces_are_threats() {
         // The e4 pawn forks the rook and the bishop.
         let fork = "4k3/8/8/3r1b2/4P3/8/8/4K3 b - - 0 1";
@@ -838,6 +939,55 @@ mod tests {
         // Defended by the e6 pawn, it does not; nor does a piece nobody attacks.
         assert_eq!(feature("chess", "4k3/8/4p3/3n4/8/8/8/3RK3 w - - 0 1", HANGING, 'n'), 0);
         assert_eq!(feature("chess", "4k3/8/8/3n4/8/8/8/2R1K3 w - - 0 1", HANGING, 'n'), 0);
+    }
+
+    #[test]
+    fn files_without_pawns_are_open_or_semi_open() {
+        // The e-file holds no pawn: open and semi-open for the rook on e1.
+        let open = "k7/p7/8/8/8/8/P7/4RK2 w - - 0 1";
+        assert_eq!((feature("chess", open, OPEN, 'r'), feature("chess", open, SEMI_OPEN, 'r')), (1, 1));
+        // Black's e7 pawn leaves it semi-open; White's e2 pawn closes it.
+        let semi = "4k3/4p3/8/8/8/8/8/4RK2 w - - 0 1";
+        assert_eq!((feature("chess", semi, OPEN, 'r'), feature("chess", semi, SEMI_OPEN, 'r')), (0, 1));
+        let closed = "4k3/8/8/8/8/8/4P3/4RK2 w - - 0 1";
+        assert_eq!((feature("chess", closed, OPEN, 'r'), feature("chess", closed, SEMI_OPEN, 'r')), (0, 0));
+        // Black's rook on an open file counts against White; pawns themselves never count.
+        assert_eq!(feature("chess", "3rk3/8/8/8/8/8/8/4K3 w - - 0 1", OPEN, 'r'), -1);
+        assert_eq!(feature("chess", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", SEMI_OPEN, 'p'), 0);
+        // Fitted to Fairy-Stockfish's evaluations, a rook wants the open file (data/weights/).
+        let v = Variant::builtin("chess");
+        let (w, r) = (Weights::for_variant(&v), v.piece_index('r').unwrap());
+        assert!(w.get(OPEN, r) + w.get(SEMI_OPEN, r) > 0);
+    }
+
+    #[test]
+    fn a_piece_no_pawn_can_chase_stands_on_an_outpost() {
+        // The d5 knight, defended by the e4 pawn, with no black pawn on c or e ahead of it.
+        let outpost = "4k3/8/8/3N4/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(feature("chess", outpost, OUTPOST, 'n'), 1);
+        // A black pawn on c7 could come to c6 and chase it; undefended it is no outpost.
+        assert_eq!(feature("chess", "4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1", OUTPOST, 'n'), 0);
+        assert_eq!(feature("chess", "4k3/8/8/3N4/8/8/8/4K3 w - - 0 1", OUTPOST, 'n'), 0);
+        // Black's, mirrored, counts against White.
+        assert_eq!(feature("chess", "4k3/8/8/4p3/3n4/8/8/4K3 w - - 0 1", OUTPOST, 'n'), -1);
+        let v = Variant::builtin("chess");
+        assert!(Weights::for_variant(&v).get(OUTPOST, v.piece_index('n').unwrap()) > 0);
+    }
+
+    #[test]
+    fn kings_near_a_passed_pawn_escort_or_stop_it() {
+        // White's e6 passer, its stop square e7: Black's king on a8 is 4 steps away, White's
+        // on e5 two: +2 for White.
+        let escorted = "k7/8/4P3/4K3/8/8/8/8 w - - 0 1";
+        assert_eq!(feature("chess", escorted, PASSER_KING, 'p'), 4 - 2);
+        // Black's king in front of it, White's far: against White.
+        assert_eq!(feature("chess", "4k3/8/4P3/8/8/8/8/K7 w - - 0 1", PASSER_KING, 'p'), 1 - 6);
+        // A pawn that is not passed has no such term.
+        assert_eq!(feature("chess", "k7/4p3/4P3/4K3/8/8/8/8 w - - 0 1", PASSER_KING, 'p'), 0);
+        // In the endgame the escort is worth something, fitted on Fairy-Stockfish's evaluations.
+        let v = Variant::builtin("chess");
+        let w = Weights::for_variant(&v);
+        assert!(w.values[w.end(w.index(PASSER_KING, v.piece_index('p').unwrap()))] > 0);
     }
 
     #[test]
