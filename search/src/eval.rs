@@ -34,7 +34,8 @@
 //! - `outpost`: per piece (pawn-type pieces aside), defended by an own pawn-type piece where
 //!   no enemy pawn-type piece on a neighbouring file ahead can come to chase it.
 //! - `passer_king`: per passed pawn-type piece, the enemy royal piece's distance to the
-//!   square ahead of it less the own royal piece's (kings that escort or stop a passer).
+//!   square ahead of it less the own royal piece's (kings that escort or stop a passer; of
+//!   several royal pieces, the one on the lowest square).
 //! - `king_assault`: `king_attack` again, counted only when two pieces or more (pawn-type and
 //!   royal pieces aside) attack there: an attack grows faster than its attackers.
 //!
