@@ -102,9 +102,10 @@ fn a_balance_report_has_every_section_and_plot() {
     let dir = tmp("balance");
     let run = dir.join("run");
     let config = dir.join("general.toml");
+    // Plies enough for decisive games (the plots' coloured marks): with 60, every game drew.
     std::fs::write(
         &config,
-        "variant = \"spartan\"\ngames = 6\nnodes = 200\nrandom_plies = 4\nseed = 3\nmax_plies = 60\n\
+        "variant = \"spartan\"\ngames = 6\nnodes = 200\nrandom_plies = 4\nseed = 3\nmax_plies = 150\n\
          [[configs]]\nname = \"RF\"\n[[configs]]\nname = \"RN, 2009\"\npieces = [{ letter = \"g\", betza = \"RN\" }]\n",
     )
     .unwrap();
@@ -121,7 +122,7 @@ fn a_balance_report_has_every_section_and_plot() {
     }
     assert!(html.contains("Configuration file:") && html.contains("RN, 2009"));
     assert!(html.contains(&format!(
-        "Repeat it: <code>hoplite balance CONFIG.toml --nodes 200 --games 6 --seed 3 --random-plies 4 --max-plies 60 \
+        "Repeat it: <code>hoplite balance CONFIG.toml --nodes 200 --games 6 --seed 3 --random-plies 4 --max-plies 150 \
          --tt-mb 1 --out {}</code>",
         run.display()
     )));
