@@ -630,8 +630,8 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
     let mut material = 0;
     // Each side's attacks, for the hanging pieces once both are known.
     let mut attacks = [Bitboard::EMPTY; 2];
-    // Each side's squares its pieces (pawn-type and royal pieces aside) can move to, by type,
-    // for the safe checks once both sides' attacks are known.
+    // Each side's squares its pieces can move to, by type, for the safe checks once both
+    // sides' attacks are known.
     let mut reach_by_type = [[Bitboard::EMPTY; MAX_TYPES]; 2];
     let pawn_attacks: [Bitboard; 2] = std::array::from_fn(|colour| {
         let pawn_types = (0..types).filter(|&t| v.pieces[t].pawn);
