@@ -95,6 +95,32 @@ impl Position {
         out
     }
 
+    /// The squares from which a piece of side `by` and type `ty` would attack `sq` when the
+    /// board holds `occ` (where such a piece gives check, for `sq` a royal piece's square):
+    /// the attack tables `attackers_to` reads, taken for every square rather than the pieces.
+    pub fn attack_origins(&self, sq: usize, by: usize, ty: usize, occ: Bitboard) -> Bitboard {
+        let v = &*self.variant;
+        let a = &v.attackers[by];
+        let mut out = Bitboard::EMPTY;
+        for (_, ms, only) in a.leapers.iter().filter(|(t, _, _)| *t == ty) {
+            let mut from = ms.capture[sq];
+            for l in ms.lame_leaps(sq) {
+                if (l.path & occ).is_empty() {
+                    from.set(l.to as usize);
+                }
+            }
+            if !ms.riders.is_empty() {
+                from |= ms.targets(&v.rays, sq, occ).1;
+            }
+            out |= only.map_or(from, |init| from & init);
+        }
+        for (dir, reach, _) in a.riders.iter().filter(|(_, _, types)| types >> ty & 1 != 0) {
+            let ray = v.rays.attacks(*dir, sq, occ);
+            out |= reach.as_ref().map_or(ray, |r| ray & r[sq]);
+        }
+        out
+    }
+
     /// Whether the side to move is in check: all its royal pieces attacked (and it has one).
     pub fn in_check(&self) -> bool {
         self.royals_attacked(self.side)

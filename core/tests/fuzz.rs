@@ -3,7 +3,7 @@
 //! (make/unmake restore the position, the incremental key matches a fresh one).
 
 use hoplite_core::variant::BUILTIN;
-use hoplite_core::{betza, perft, Move, Position, Variant};
+use hoplite_core::{betza, perft, Bitboard, Move, Position, Variant};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -512,4 +512,41 @@ fn fuzz_betza() {
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     eprintln!("{played} fuzzed pieces played");
     assert!(played > n / 200, "only {played} fuzzed pieces played");
+}
+
+/// Where a piece would attack a square from, taken at the squares its pieces stand on, is
+/// exactly the set of attackers: every built-in piece in the setups, the perft positions and
+/// random games, and lame and one-sided pieces (a Mao, a piece that captures forward-left
+/// only) among chess pieces in random games.
+#[test]
+fn attack_origins_hold_the_attackers() {
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let lame = Variant::from_toml(
+        "lame.toml",
+        "extends = \"chess\"\nname = \"lame\"\nsetup = \"lnbqkbnl/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQ - 0 1\"\n\
+         [[pieces]]\nletter = \"m\"\nbetza = \"nN\"\n[[pieces]]\nletter = \"l\"\nbetza = \"mWcflF\"\n",
+    )
+    .unwrap();
+    let mut positions = seed_fens(&mut rng);
+    let mut buf = Vec::new();
+    for _ in 0..20 {
+        let mut p = Position::startpos(&lame);
+        for _ in 0..40 {
+            p.legal_moves(&mut buf);
+            let Some(&m) = buf.choose(&mut rng) else { break };
+            p.make(m);
+            positions.push((lame.clone(), p.to_fen()));
+        }
+    }
+    for (v, fen) in positions {
+        let p = Position::from_fen(&v, &fen).unwrap();
+        let occ = p.occupied();
+        for sq in 0..v.geometry.squares() {
+            for by in 0..2 {
+                let from_origins = (0..v.pieces.len())
+                    .fold(Bitboard::EMPTY, |b, ty| b | (p.attack_origins(sq, by, ty, occ) & p.pieces(by, ty)));
+                assert!(from_origins == p.attackers_to(sq, by, occ), "{}: {fen}, square {sq}, side {by}", v.name);
+            }
+        }
+    }
 }

@@ -746,6 +746,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
             }
         }
     }
+    // The terms that need both sides' attacks.
     for colour in 0..2 {
         let sign = if colour == WHITE { 1 } else { -1 };
         let hanging = pos.colour_bb(colour) & attacks[1 - colour] & !attacks[colour];
@@ -756,14 +757,11 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
                 add(j, j + table_end, sign * n);
             }
         }
-    }
-    for colour in 0..2 {
         // Checks on a side's only royal piece (a check on one of several threatens little).
         let enemy_royals = royals[1 - colour];
         if enemy_royals.count() != 1 {
             continue;
         }
-        let sign = if colour == WHITE { 1 } else { -1 };
         let king = enemy_royals.into_iter().next().unwrap_or_default();
         let safe = !attacks[1 - colour];
         for ty in (0..types).filter(|&t| !v.pieces[t].royal && !v.pieces[t].pawn) {
@@ -771,10 +769,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
             if reach.is_empty() {
                 continue;
             }
-            // Where a piece of this type attacks the king from: its attacks from the king's
-            // square as the other side's piece (moves mirrored front to back).
-            let checks = v.moves[1 - colour][ty].targets(&v.rays, king, occ).1;
-            let n = (reach & checks).count() as i32;
+            let n = (reach & pos.attack_origins(king, colour, ty, occ)).count() as i32;
             if n != 0 {
                 let j = w.index(SAFE_CHECK, ty);
                 add(j, j + table_end, sign * n);
