@@ -5,7 +5,7 @@
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
 use crate::position::{code_type, Position};
-use crate::variant::BareKing;
+use crate::variant::{BareKing, MAX_TYPES};
 
 /// How moves are checked for legality while they are generated.
 // Built once per node on the stack; boxing the pin list would allocate in the hot path.
@@ -99,10 +99,16 @@ impl Position {
     /// board holds `occ` (where such a piece gives check, for `sq` a royal piece's square):
     /// the attack tables `attackers_to` reads, taken for every square rather than the pieces.
     pub fn attack_origins(&self, sq: usize, by: usize, ty: usize, occ: Bitboard) -> Bitboard {
+        self.attack_origins_of(sq, by, 1 << ty, occ)[ty]
+    }
+
+    /// `attack_origins` for each type in the bit mask `types` at once (the others empty): a
+    /// ray shared by several types is traced once.
+    pub fn attack_origins_of(&self, sq: usize, by: usize, types: u32, occ: Bitboard) -> [Bitboard; MAX_TYPES] {
         let v = &*self.variant;
         let a = &v.attackers[by];
-        let mut out = Bitboard::EMPTY;
-        for (_, ms, only) in a.leapers.iter().filter(|(t, _, _)| *t == ty) {
+        let mut out = [Bitboard::EMPTY; MAX_TYPES];
+        for (ty, ms, only) in a.leapers.iter().filter(|(t, _, _)| types >> t & 1 != 0) {
             let mut from = ms.capture[sq];
             for l in ms.lame_leaps(sq) {
                 if (l.path & occ).is_empty() {
@@ -112,11 +118,16 @@ impl Position {
             if !ms.riders.is_empty() {
                 from |= ms.targets(&v.rays, sq, occ).1;
             }
-            out |= only.map_or(from, |init| from & init);
+            out[*ty] |= only.map_or(from, |init| from & init);
         }
-        for (dir, reach, _) in a.riders.iter().filter(|(_, _, types)| types >> ty & 1 != 0) {
+        for (dir, reach, riding) in a.riders.iter().filter(|(_, _, riding)| riding & types != 0) {
             let ray = v.rays.attacks(*dir, sq, occ);
-            out |= reach.as_ref().map_or(ray, |r| ray & r[sq]);
+            let ray = reach.as_ref().map_or(ray, |r| ray & r[sq]);
+            let mut each = riding & types;
+            while each != 0 {
+                out[each.trailing_zeros() as usize] |= ray;
+                each &= each - 1;
+            }
         }
         out
     }
