@@ -764,12 +764,15 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
         }
         let king = enemy_royals.into_iter().next().unwrap_or_default();
         let safe = !attacks[1 - colour];
-        for ty in (0..types).filter(|&t| !v.pieces[t].royal && !v.pieces[t].pawn) {
-            let reach = reach_by_type[colour][ty] & safe;
-            if reach.is_empty() {
-                continue;
-            }
-            let n = (reach & pos.attack_origins(king, colour, ty, occ)).count() as i32;
+        let checkers = (0..types)
+            .filter(|&t| !v.pieces[t].royal && !v.pieces[t].pawn && (reach_by_type[colour][t] & safe).non_empty())
+            .fold(0u32, |m, t| m | 1 << t);
+        if checkers == 0 {
+            continue;
+        }
+        let origins = pos.attack_origins_of(king, colour, checkers, occ);
+        for ty in (0..types).filter(|&t| checkers >> t & 1 != 0) {
+            let n = (reach_by_type[colour][ty] & safe & origins[ty]).count() as i32;
             if n != 0 {
                 let j = w.index(SAFE_CHECK, ty);
                 add(j, j + table_end, sign * n);
