@@ -95,15 +95,11 @@ impl Position {
         out
     }
 
-    /// The squares from which a piece of side `by` and type `ty` would attack `sq` when the
-    /// board holds `occ` (where such a piece gives check, for `sq` a royal piece's square):
-    /// the attack tables `attackers_to` reads, taken for every square rather than the pieces.
-    pub fn attack_origins(&self, sq: usize, by: usize, ty: usize, occ: Bitboard) -> Bitboard {
-        self.attack_origins_of(sq, by, 1 << ty, occ)[ty]
-    }
-
-    /// `attack_origins` for each type in the bit mask `types` at once (the others empty): a
-    /// ray shared by several types is traced once.
+    /// For each type `ty` in the bit mask `types` (the others empty), the squares from which a
+    /// piece of side `by` and type `ty` would attack `sq` when the board holds `occ` (where
+    /// such a piece gives check, for `sq` a royal piece's square): the attack tables
+    /// `attackers_to` reads, taken for every square rather than the pieces. A ray shared by
+    /// several types is traced once.
     pub fn attack_origins_of(&self, sq: usize, by: usize, types: u32, occ: Bitboard) -> [Bitboard; MAX_TYPES] {
         let v = &*self.variant;
         let a = &v.attackers[by];

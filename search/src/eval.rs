@@ -771,7 +771,10 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
             continue;
         }
         let origins = pos.attack_origins_of(king, colour, checkers, occ);
-        for ty in (0..types).filter(|&t| checkers >> t & 1 != 0) {
+        let mut each = checkers;
+        while each != 0 {
+            let ty = each.trailing_zeros() as usize;
+            each &= each - 1;
             let n = (reach_by_type[colour][ty] & safe & origins[ty]).count() as i32;
             if n != 0 {
                 let j = w.index(SAFE_CHECK, ty);
