@@ -75,10 +75,20 @@ pub struct SearchResult {
     pub depth: u32,
     pub nodes: u64,
     pub pv: Vec<Move>,
+    /// The root moves scored, best first (one, or as many as a multi-PV search asked for).
+    pub lines: Vec<Line>,
 }
 
-/// Receives each completed iteration.
-pub type InfoSink = Box<dyn FnMut(&Info) + Send>;
+/// A root move, its score and its principal variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub mv: Move,
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
+/// Receives each line (numbered from 1) of each completed iteration.
+pub type InfoSink = Box<dyn FnMut(usize, &Info) + Send>;
 
 /// Late move reductions by depth and move number: `0.8 + ln d · ln n / 2.4`.
 fn reductions() -> Vec<[i32; 64]> {
@@ -120,6 +130,8 @@ pub struct Search {
     stop: Arc<AtomicBool>,
     aborted: bool,
     root_best: Option<(Move, i32)>,
+    /// Root moves left out: those of the lines a multi-PV iteration has already found.
+    excluded: Vec<Move>,
     /// Whether the quiescence search reads and writes the table (not for the tuner's lines).
     qsearch_tt: bool,
     info: Option<InfoSink>,
@@ -148,6 +160,7 @@ impl Search {
             stop: Arc::new(AtomicBool::new(false)),
             aborted: false,
             root_best: None,
+            excluded: Vec::new(),
             qsearch_tt: true,
             info: None,
         }
@@ -161,7 +174,7 @@ impl Search {
     }
 
     /// Called after every completed iteration.
-    pub fn set_info(&mut self, f: impl FnMut(&Info) + Send + 'static) {
+    pub fn set_info(&mut self, f: impl FnMut(usize, &Info) + Send + 'static) {
         self.info = Some(Box::new(f));
     }
 
@@ -175,6 +188,13 @@ impl Search {
     }
 
     pub fn search(&mut self, pos: &mut Position, limits: Limits) -> SearchResult {
+        self.search_lines(pos, limits, 1)
+    }
+
+    /// A search that scores the `lines` best root moves (multi-PV): each iteration searches
+    /// the root once per line, the moves of the lines before it left out. `SearchResult::lines`
+    /// holds them, best first, from the last iteration that completed every line.
+    pub fn search_lines(&mut self, pos: &mut Position, limits: Limits, lines: usize) -> SearchResult {
         self.limits = limits;
         self.nodes = 0;
         self.start = Instant::now();
@@ -184,62 +204,99 @@ impl Search {
         self.fit_tables(pos);
         let mut root_moves = Vec::new();
         pos.legal_moves(&mut root_moves);
-        let mut result =
-            SearchResult { best: root_moves.first().copied(), score: 0, depth: 0, nodes: 0, pv: Vec::new() };
+        let mut result = SearchResult {
+            best: root_moves.first().copied(),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+            lines: Vec::new(),
+        };
         if root_moves.is_empty() {
             return result;
         }
+        let lines = lines.clamp(1, root_moves.len());
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
-        let mut score = 0;
         // Iterations in a row whose best move stayed, for the time control.
         let mut stable = 0;
         for depth in 1..=max_depth {
-            self.root_best = None;
-            let mut delta = 25;
-            let (mut alpha, mut beta) = if depth >= 4 { (score - delta, score + delta) } else { (-INF, INF) };
-            loop {
-                let s = self.pvs(pos, depth as i32, alpha, beta, 0, true);
+            self.excluded.clear();
+            let mut found: Vec<Line> = Vec::with_capacity(lines);
+            for k in 0..lines {
+                // Each line's window centres on its own score of the iteration before.
+                let previous = result.lines.get(k).map_or(result.score, |l| l.score);
+                let score = self.aspiration(pos, depth, previous);
                 if self.aborted {
                     break;
                 }
-                if s <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (alpha - delta).max(-INF);
-                } else if s >= beta {
-                    beta = (beta + delta).min(INF);
-                } else {
-                    score = s;
-                    break;
-                }
-                delta += delta / 2;
+                let best = self.pv[0].first().copied().or(result.best).expect("a root move");
+                found.push(Line { mv: best, score, pv: self.pv[0].clone() });
+                self.excluded.push(best);
             }
             if self.aborted {
-                // A move that beat the previous best in a full-window search is trustworthy.
-                if let Some((m, s)) = self.root_best.filter(|(m, _)| Some(*m) != result.best) {
+                // A move that beat the previous best in a full-window search is trustworthy
+                // (with one line; several keep the last iteration's, all of one depth).
+                if let Some((m, s)) = self.root_best.filter(|(m, _)| lines == 1 && Some(*m) != result.best) {
                     result.best = Some(m);
                     result.score = s;
                     result.pv = vec![m];
+                    result.lines = vec![Line { mv: m, score: s, pv: vec![m] }];
                 }
                 break;
             }
-            let best = self.pv[0].first().copied().or(result.best);
-            stable = if best == result.best { stable + 1 } else { 0 };
-            result.best = best;
-            result.score = score;
+            found.sort_by_key(|l| -l.score);
+            let first = &found[0];
+            stable = if Some(first.mv) == result.best { stable + 1 } else { 0 };
+            result.best = Some(first.mv);
+            result.score = first.score;
             result.depth = depth;
-            result.pv = self.pv[0].clone();
+            result.pv = first.pv.clone();
+            result.lines = found;
             if let Some(f) = self.info.as_mut() {
-                f(&Info { depth, score, nodes: self.nodes, elapsed: self.start.elapsed(), pv: result.pv.clone() });
+                for (k, l) in result.lines.iter().enumerate() {
+                    let info = Info {
+                        depth,
+                        score: l.score,
+                        nodes: self.nodes,
+                        elapsed: self.start.elapsed(),
+                        pv: l.pv.clone(),
+                    };
+                    f(k + 1, &info);
+                }
             }
             if self.enough_time_spent(stable) {
                 break;
             }
+            let score = result.score;
             if score.abs() > MATE_BOUND && depth as i32 > 2 * (MATE - score.abs()) + 2 {
                 break;
             }
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// One root search at `depth` in an aspiration window around `previous` (full width for the
+    /// first iterations), widened until the score falls inside; the score, unless aborted.
+    fn aspiration(&mut self, pos: &mut Position, depth: u32, previous: i32) -> i32 {
+        self.root_best = None;
+        let mut delta = 25;
+        let (mut alpha, mut beta) = if depth >= 4 { (previous - delta, previous + delta) } else { (-INF, INF) };
+        loop {
+            let s = self.pvs(pos, depth as i32, alpha, beta, 0, true);
+            if self.aborted {
+                return 0;
+            }
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (alpha - delta).max(-INF);
+            } else if s >= beta {
+                beta = (beta + delta).min(INF);
+            } else {
+                return s;
+            }
+            delta += delta / 2;
+        }
     }
 
     /// Tables sized by the variant, ready for `pos`.
@@ -543,6 +600,9 @@ impl Search {
         let mut nquiets = 0;
         for i in 0..moves.len() {
             let m = Self::pick(&mut moves, &mut scores, i);
+            if ply == 0 && self.excluded.contains(&m) {
+                continue;
+            }
             let quiet = !pos.is_capture(m) && m.promoted().is_none();
             // Pruning of moves that are unlikely to matter, once a move has been found.
             if !is_pv && !in_check && !mating && best_score > -MATE_BOUND && m != hash_move {

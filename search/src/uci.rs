@@ -19,13 +19,14 @@ fn say(out: &Out, line: &str) {
     let _ = o.flush();
 }
 
-/// The `info` line of one search result.
-fn info_line(variant: &Variant, depth: u32, score: i32, nodes: u64, elapsed: Duration, pv: &[Move]) -> String {
-    let ms = elapsed.as_millis().max(1) as u64;
-    let pv: Vec<String> = pv.iter().map(|&m| variant.move_to_uci(m)).collect();
+/// The `info` line of one line (numbered from 1) of a search result.
+fn info_line(variant: &Variant, line: usize, i: &Info) -> String {
+    let ms = i.elapsed.as_millis().max(1) as u64;
+    let pv: Vec<String> = i.pv.iter().map(|&m| variant.move_to_uci(m)).collect();
+    let (depth, nodes) = (i.depth, i.nodes);
     format!(
-        "info depth {depth} score {} nodes {nodes} nps {} time {ms} pv {}",
-        score_text(score),
+        "info depth {depth} multipv {line} score {} nodes {nodes} nps {} time {ms} pv {}",
+        score_text(i.score),
         nodes * 1000 / ms,
         pv.join(" ")
     )
@@ -75,6 +76,8 @@ struct Engine {
     game: (String, Vec<String>),
     weights_file: Option<String>,
     hash_mb: usize,
+    /// Root moves scored per search (`MultiPV`).
+    lines: usize,
     search: Option<Search>,
     /// The stop flag of the search under way.
     running: Option<Arc<std::sync::atomic::AtomicBool>>,
@@ -136,6 +139,11 @@ impl Engine {
             "hash" => {
                 self.hash_mb = value.parse().map_err(|_| syntax(format!("Hash: '{value}' is not a number")))?;
                 self.search = Some(self.new_search()?);
+                Ok(())
+            }
+            "multipv" => {
+                let n: usize = value.parse().map_err(|_| syntax(format!("MultiPV: '{value}' is not a number")))?;
+                self.lines = n.clamp(1, 256);
                 Ok(())
             }
             _ => Err(UciError::UnknownOption(name.to_string())),
@@ -202,9 +210,11 @@ impl Engine {
         // last line and the nodes are all counted.
         let reported: Arc<Mutex<(Option<Move>, u64)>> = Arc::default();
         let last = reported.clone();
-        search.set_info(move |i: &Info| {
-            *last.lock().unwrap_or_else(|e| e.into_inner()) = (i.pv.first().copied(), i.nodes);
-            say(&out, &info_line(&variant, i.depth, i.score, i.nodes, i.elapsed, &i.pv));
+        search.set_info(move |line, i: &Info| {
+            if line == 1 {
+                *last.lock().unwrap_or_else(|e| e.into_inner()) = (i.pv.first().copied(), i.nodes);
+            }
+            say(&out, &info_line(&variant, line, i));
         });
         let flag = search.stop_flag();
         flag.store(false, std::sync::atomic::Ordering::Relaxed);
@@ -212,11 +222,19 @@ impl Engine {
         let out = self.out.clone();
         let variant = self.variant.clone();
         let started = std::time::Instant::now();
+        let lines = self.lines;
         let job = Box::new(move || {
-            let r: SearchResult = search.search(&mut pos, limits);
+            let r: SearchResult = search.search_lines(&mut pos, limits, lines);
             let shown = *reported.lock().unwrap_or_else(|e| e.into_inner());
             if r.best.is_some() && (r.best, r.nodes) != shown {
-                say(&out, &info_line(&variant, r.depth.max(1), r.score, r.nodes, started.elapsed(), &r.pv));
+                let i = Info {
+                    depth: r.depth.max(1),
+                    score: r.score,
+                    nodes: r.nodes,
+                    elapsed: started.elapsed(),
+                    pv: r.pv,
+                };
+                say(&out, &info_line(&variant, 1, &i));
             }
             let best = r.best.map_or("0000".to_string(), |m| pos.move_to_uci(m));
             say(&out, &format!("bestmove {best}"));
@@ -239,6 +257,7 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
         variant,
         weights_file: None,
         hash_mb: 16,
+        lines: 1,
         search: None,
         running: None,
         runner: Runner::new(),
@@ -257,6 +276,7 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
                 say(&out, "option name VariantFile type string default <empty>");
                 say(&out, "option name WeightsFile type string default <empty>");
                 say(&out, "option name Hash type spin default 16 min 1 max 4096");
+                say(&out, "option name MultiPV type spin default 1 min 1 max 256");
                 say(&out, "uciok");
                 Ok(())
             }
