@@ -52,4 +52,11 @@ impl Player for EnginePlayer {
         let r = search.search(&mut pos, limits);
         Ok(Reply { mv: r.best.ok_or(PlayerError::NoMove)?, score: Some(r.score), nodes: r.nodes })
     }
+
+    fn scored_moves(&mut self, turn: Turn, lines: usize) -> Result<Vec<(hoplite_core::Move, i32)>, PlayerError> {
+        let (_, search) = self.search.as_mut().expect("new_game comes first");
+        let mut pos = turn.position.clone();
+        let r = search.search_lines(&mut pos, limits(&self.budget), lines);
+        Ok(r.lines.iter().map(|l| (l.mv, l.score)).collect())
+    }
 }

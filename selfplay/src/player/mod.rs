@@ -17,6 +17,7 @@ use hoplite_core::{Move, Position, Termination, Variant};
 use hoplite_formats::engines::{EngineConfig, Protocol};
 use hoplite_formats::manifest::PlayerKind;
 use hoplite_formats::{Budget, PlayerRecord};
+use hoplite_search::MATE;
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -71,6 +72,8 @@ pub enum PlayerError {
     Crash(String),
     #[error("no answer within {0:.1?}")]
     Timeout(Duration),
+    #[error("it gives no score of a position, so it cannot rank moves")]
+    NoScore,
     /// An xboard engine gave the game up (`resign`): not a fault, a result.
     #[error("it resigned")]
     Resigned,
@@ -85,7 +88,7 @@ impl PlayerError {
             }
             PlayerError::Timeout(_) => Termination::Timeout,
             PlayerError::Resigned => Termination::Adjudication,
-            PlayerError::Setup(_) | PlayerError::Crash(_) => Termination::Crash,
+            PlayerError::Setup(_) | PlayerError::Crash(_) | PlayerError::NoScore => Termination::Crash,
         }
     }
 }
@@ -95,6 +98,42 @@ pub trait Player: Send {
     fn new_game(&mut self, variant: &Arc<Variant>) -> Result<(), PlayerError>;
     /// The move for the side to move.
     fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError>;
+
+    /// The `lines` best moves for the side to move with their scores (its view, centipawns),
+    /// best first, as a multi-PV search at the player's budget finds them. A player without
+    /// one scores every legal move by its answer to it, each from a fresh game; a player that
+    /// gives no scores cannot.
+    fn scored_moves(&mut self, turn: Turn, lines: usize) -> Result<Vec<(Move, i32)>, PlayerError> {
+        let pos = turn.position;
+        let variant = pos.variant().clone();
+        let mut legal = Vec::new();
+        pos.legal_moves(&mut legal);
+        let mut out = Vec::with_capacity(legal.len());
+        for m in legal {
+            let mut child = pos.clone();
+            child.make(m);
+            let score = match child.outcome() {
+                Some((result, _)) => match result.score_for(pos.side_to_move()) {
+                    1.0 => MATE - 1,
+                    0.0 => -(MATE - 1),
+                    _ => 0,
+                },
+                None => {
+                    self.new_game(&variant)?;
+                    let mut moves = turn.moves.to_vec();
+                    moves.push(m);
+                    let answer =
+                        Turn { position: &child, start: turn.start, moves: &moves, clock: None, rng: turn.rng };
+                    -self.play(answer)?.score.ok_or(PlayerError::NoScore)?
+                }
+            };
+            out.push((m, score));
+        }
+        // Stable: moves of equal score keep the generator's order.
+        out.sort_by_key(|&(_, s)| -s);
+        out.truncate(lines);
+        Ok(out)
+    }
 }
 
 /// A player as the command line and run.toml describe it.

@@ -5,7 +5,7 @@ use super::external::{deadline, variant_name, Session};
 use super::notation::from_engine;
 use super::process::Process;
 use super::{Player, PlayerError, Reply, Turn};
-use hoplite_core::Variant;
+use hoplite_core::{Move, Variant};
 use hoplite_formats::engines::{EngineConfig, Protocol};
 use hoplite_formats::Budget;
 use hoplite_search::MATE;
@@ -101,9 +101,45 @@ impl Player for UciPlayer {
     }
 
     fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError> {
+        let found = self.go(&turn, None)?;
+        let score = found.lines.first().map(|l| l.1);
+        let mv = from_engine(turn.position, &found.best, self.config.castling)?;
+        Ok(Reply { mv, score, nodes: found.nodes })
+    }
+
+    fn scored_moves(&mut self, turn: Turn, lines: usize) -> Result<Vec<(Move, i32)>, PlayerError> {
+        if !self.session.as_ref().expect("new_game comes first").offers("MultiPV") {
+            return Err(PlayerError::Setup("it has no MultiPV option to rank moves with".into()));
+        }
+        let found = self.go(&turn, Some(lines))?;
+        let mut out = Vec::new();
+        for (first, score) in found.lines.into_iter().filter(|(first, _)| !first.is_empty()) {
+            let mv = from_engine(turn.position, &first, self.config.castling)?;
+            if !out.iter().any(|&(m, _)| m == mv) {
+                out.push((mv, score));
+            }
+        }
+        // An engine stopped mid-iteration may list lines of two depths: best first all the same.
+        out.sort_by_key(|&(_, s)| -s);
+        Ok(out)
+    }
+}
+
+/// What a `go` found: the best move as the engine wrote it, each line's first move and score
+/// (by line, the last reported), and the nodes searched.
+struct Found {
+    best: String,
+    lines: Vec<(String, i32)>,
+    nodes: u64,
+}
+
+impl UciPlayer {
+    /// Sends the game and `go` with the budget (and `MultiPV` when `lines` is given), and reads
+    /// the engine's lines until `bestmove`.
+    fn go(&mut self, turn: &Turn, lines: Option<usize>) -> Result<Found, PlayerError> {
         let s = self.session.as_mut().expect("new_game comes first");
         let mut position = format!("position fen {}", turn.start.to_fen());
-        let moves = s.engine_moves(&turn, self.config.castling);
+        let moves = s.engine_moves(turn, self.config.castling);
         if !moves.is_empty() {
             position += " moves ";
             position += &moves.join(" ");
@@ -129,29 +165,49 @@ impl Player for UciPlayer {
                 ms(c.increment[1])
             );
         }
+        if s.offers("MultiPV") {
+            s.process.send(&format!("setoption name MultiPV value {}", lines.unwrap_or(1)))?;
+        }
         s.process.send_all(&[&position, &go])?;
         let until = deadline(&self.config, b, turn.clock.as_ref(), turn.position.side_to_move());
-        let (mut score, mut nodes) = (None, 0);
-        let best = loop {
+        let mut found = Found { best: String::new(), lines: Vec::new(), nodes: 0 };
+        loop {
             let line = s.process.recv(until)?;
             let words: Vec<&str> = line.split_whitespace().collect();
             match words.first() {
-                Some(&"bestmove") => break words.get(1).copied().unwrap_or("").to_string(),
+                Some(&"bestmove") => {
+                    found.best = words.get(1).copied().unwrap_or("").to_string();
+                    return Ok(found);
+                }
                 Some(&"info") => {
                     let after = |key: &str| words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1));
                     if let Some(n) = after("nodes").and_then(|n| n.parse().ok()) {
-                        nodes = n;
+                        found.nodes = n;
                     }
-                    if let Some(v) = after("cp").and_then(|v| v.parse::<i32>().ok()) {
-                        score = Some(v);
-                    } else if let Some(m) = after("mate").and_then(|v| v.parse::<i32>().ok()) {
-                        score = Some(if m > 0 { MATE - (2 * m - 1) } else { -MATE - 2 * m });
+                    let score = if let Some(v) = after("cp").and_then(|v| v.parse::<i32>().ok()) {
+                        Some(v)
+                    } else {
+                        after("mate").and_then(|v| v.parse::<i32>().ok()).map(|m| match m > 0 {
+                            true => MATE - (2 * m - 1),
+                            false => -MATE - 2 * m,
+                        })
+                    };
+                    let k = after("multipv").and_then(|k| k.parse::<usize>().ok()).unwrap_or(1);
+                    if let (Some(score), Some(first), true) = (score, after("pv"), k >= 1) {
+                        if found.lines.len() < k {
+                            found.lines.resize(k, (String::new(), 0));
+                        }
+                        found.lines[k - 1] = (first.to_string(), score);
+                    } else if let (Some(score), 1) = (score, k) {
+                        // A score without a line still is the engine's view of the position.
+                        match found.lines.first_mut() {
+                            Some(l) => l.1 = score,
+                            None => found.lines.push((String::new(), score)),
+                        }
                     }
                 }
                 _ => {}
             }
-        };
-        let mv = from_engine(turn.position, &best, self.config.castling)?;
-        Ok(Reply { mv, score, nodes })
+        }
     }
 }
