@@ -5,7 +5,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use hoplite_core::Variant;
 use hoplite_formats::Budget;
 use hoplite_selfplay::game::{play, Adjudication, Game};
-use hoplite_selfplay::openings::{game_seed, Opening};
+use hoplite_selfplay::openings::{game_seed, Opening, Own};
 use hoplite_selfplay::PlayerSpec;
 use std::time::Duration;
 
@@ -17,7 +17,7 @@ fn bench_selfplay(c: &mut Criterion) {
         let spec =
             PlayerSpec::Hoplite { name: "hoplite".into(), budget: Budget::nodes(1000), weights: None, hash_mb: 1 };
         let (mut white, mut black) = (spec.start(), spec.start());
-        let opening = Opening { start_fen: v.setup.as_str().into(), moves: None, random_plies: 8 };
+        let opening = Opening { start_fen: v.setup.as_str().into(), moves: None, own: Own::Random(8) };
         g.throughput(Throughput::Elements(8));
         g.bench_function(format!("{variant}/8 games"), |b| {
             b.iter(|| {

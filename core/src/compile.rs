@@ -93,6 +93,8 @@ impl Variant {
             insufficient,
             move_rule: spec.move_rule.map_or(100, |m| m.value),
             repetitions: spec.repetitions.map_or(3, |r| r.value),
+            opening_plies: spec.opening_plies.map(|o| o.value),
+            opening_margin: spec.opening_margin.map(|o| o.value),
             start_counts,
             initial,
             unreachable,

@@ -39,6 +39,15 @@ struct RawFile {
     castling: Option<RawCastling>,
     rules: Option<RawRules>,
     opening_moves: Option<Vec<RawOpening>>,
+    openings: Option<RawOpenings>,
+}
+
+/// How a harness opens games of the variant: plies played among near-best moves.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct RawOpenings {
+    plies: Option<Spanned<u32>>,
+    margin: Option<Spanned<i32>>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -146,6 +155,8 @@ pub struct VariantSpec {
     pub move_rule: L<u32>,
     pub repetitions: L<u32>,
     pub opening_moves: Option<Vec<OpeningSpec>>,
+    pub opening_plies: L<u32>,
+    pub opening_margin: L<i32>,
 }
 
 /// Line number (1-based) of a byte offset.
@@ -229,6 +240,10 @@ pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<
         spec.move_rule = r.loc(x.move_rule);
         spec.repetitions = r.loc(x.repetitions);
     }
+    if let Some(o) = raw.openings {
+        spec.opening_plies = r.loc(o.plies);
+        spec.opening_margin = r.loc(o.margin);
+    }
     spec.opening_moves = raw.opening_moves.map(|v| {
         v.into_iter()
             .map(|o| OpeningSpec {
@@ -266,6 +281,8 @@ impl VariantSpec {
         over(&mut self.move_rule, child.move_rule);
         over(&mut self.repetitions, child.repetitions);
         over(&mut self.opening_moves, child.opening_moves);
+        over(&mut self.opening_plies, child.opening_plies);
+        over(&mut self.opening_margin, child.opening_margin);
         let mut by_letter: BTreeMap<String, usize> = BTreeMap::new();
         for (i, p) in self.pieces.iter().enumerate() {
             by_letter.insert(p.letter.value.to_ascii_lowercase(), i);

@@ -121,6 +121,9 @@ pub struct Variant {
     pub insufficient_max_pieces: u32,
     pub move_rule: u32,
     pub repetitions: u32,
+    /// Played openings (`[openings]`): plies, and the margin in centipawns below the best move.
+    pub opening_plies: Option<u32>,
+    pub opening_margin: Option<i32>,
     pub start_counts: [[u8; MAX_TYPES]; 2],
     /// Squares where the `i` (initial) moves of a type apply: its ranks in the setup.
     pub initial: [[Bitboard; MAX_TYPES]; 2],

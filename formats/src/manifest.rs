@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The layout written now.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 /// Which command made the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,6 +81,20 @@ pub struct PlayerRecord {
     pub engine: Option<EngineConfig>,
 }
 
+/// Openings played by a searching player among its near-best moves (docs/balance.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayedRecord {
+    /// Plies played from each start position.
+    pub plies: u32,
+    /// A move may be chosen within this many centipawns of the best.
+    pub margin: i32,
+    /// The moves ranked at each ply (multi-PV).
+    pub lines: usize,
+    /// Who plays them, at what budget.
+    pub player: PlayerRecord,
+}
+
 /// run.toml.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -95,6 +109,7 @@ pub struct Manifest {
     pub config: Option<String>,
     pub games: u64,
     pub seed: u64,
+    /// Random plies after each start position (0 when they are played).
     pub random_plies: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub book: Option<String>,
@@ -133,6 +148,10 @@ pub struct Manifest {
     /// (original, swapped) names, for the report's first-move and army advantages.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub army_swaps: Vec<(String, String)>,
+    /// Plies played after each start position by a searching player (files before format 3
+    /// have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub played: Option<PlayedRecord>,
     /// One player (selfplay, balance) or two (match: A, then B).
     pub players: Vec<PlayerRecord>,
 }
@@ -205,6 +224,7 @@ impl V1 {
             games: self.games,
             seed: self.seed,
             random_plies: self.random_plies,
+            played: None,
             book: self.book,
             book_order: BookOrder::Shuffled,
             shuffle: false,

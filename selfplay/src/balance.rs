@@ -5,6 +5,7 @@ use crate::error::RunError;
 use crate::imbalance::Imbalance;
 use crate::openings::{game_seed, Openings, SharedCache};
 use crate::output::ConfigInfo;
+use crate::played;
 use crate::run::{count_white, Job, Plan, Progress, Run, RunReport};
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::spec::toml_at;
@@ -43,6 +44,9 @@ pub struct BalanceFile {
     /// engines.toml (default: hoplite).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub players: Option<Vec<String>>,
+    /// How games open (`[opening]`: method, plies, margin, player, nodes, depth, lines).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opening: Option<crate::played::Settings>,
     pub configs: Vec<ConfigEntry>,
 }
 
@@ -187,6 +191,16 @@ struct Configurations<'a> {
     seed: u64,
 }
 
+impl Configurations<'_> {
+    /// The start position of index `i` in configuration `c`.
+    fn start(&self, c: usize, i: u64) -> Arc<str> {
+        match self.starts.get(c) {
+            Some(starts) => starts[self.openings.book_index(i)].clone(),
+            None => self.openings.start(&self.balance.configs[c].variant, i),
+        }
+    }
+}
+
 impl Plan for Configurations<'_> {
     fn games(&self) -> u64 {
         (self.balance.configs.len() * self.players * self.rungs) as u64 * self.games
@@ -196,6 +210,13 @@ impl Plan for Configurations<'_> {
     /// player `p` at rung `r`, with the seed and opening of index `i`. The opening is drawn in
     /// the first configuration; where its moves are not legal under another's rules, that
     /// configuration draws its own from the same seed.
+    fn prepare(&mut self, threads: usize, progress: played::Progress) -> Result<(), RunError> {
+        let variants: Vec<(Arc<Variant>, Vec<Arc<str>>)> = (0..self.balance.configs.len())
+            .map(|c| (self.balance.configs[c].variant.clone(), (0..self.games).map(|i| self.start(c, i)).collect()))
+            .collect();
+        self.openings.prepare(&variants, self.seed, threads, progress)
+    }
+
     fn job(&self, id: u64, cache: &mut SharedCache) -> Job {
         let i = id % self.games;
         let row = (id / self.games) as usize;
@@ -204,10 +225,10 @@ impl Plan for Configurations<'_> {
         let seed = game_seed(self.seed, i);
         let config = &self.balance.configs[c];
         let mut opening = self.openings.shared(&self.balance.configs[0].variant, i, seed, cache);
-        opening.start_fen = match self.starts.get(c) {
-            Some(starts) => starts[self.openings.book_index(i)].clone(),
-            None => self.openings.start(&config.variant, i),
-        };
+        opening.start_fen = self.start(c, i);
+        if let Some(own) = self.openings.own_line(c, i) {
+            opening.own = own;
+        }
         Job {
             game_id: id,
             config: self.labels[row].clone(),
@@ -284,7 +305,7 @@ pub fn run(
         configs: infos.clone(),
         variant_name: first.name.clone(),
     };
-    let plan = Configurations {
+    let mut plan = Configurations {
         balance: b,
         openings,
         starts,
@@ -294,7 +315,7 @@ pub fn run(
         games: opts.games,
         seed: opts.seed,
     };
-    run.execute(&plan, count_white(), progress)
+    run.execute(&mut plan, count_white(), progress)
 }
 
 #[cfg(test)]

@@ -265,7 +265,8 @@ mod tests {
         let (mut w, mut b) = (spec.start(), spec.start());
         w.new_game(&v).unwrap();
         b.new_game(&v).unwrap();
-        let opening = Opening { start_fen: fen.unwrap_or(&v.setup).into(), moves: None, random_plies: 0 };
+        let opening =
+            Opening { start_fen: fen.unwrap_or(&v.setup).into(), moves: None, own: crate::openings::Own::Random(0) };
         let g = Game {
             variant: &v,
             config: "t",

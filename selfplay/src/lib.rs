@@ -12,6 +12,7 @@ pub mod merge;
 pub mod openings;
 pub mod output;
 pub mod pgn;
+pub mod played;
 pub mod player;
 pub mod quality;
 pub mod run;
@@ -36,7 +37,10 @@ pub struct RunOptions {
     pub games: u64,
     pub threads: usize,
     pub seed: u64,
+    /// Random plies after each start position (none when `played` is given).
     pub random_plies: u32,
+    /// Plies played by a searching player after each start position.
+    pub played: Option<played::Played>,
     pub book: Option<PathBuf>,
     pub book_order: BookOrder,
     /// Shuffle each game's back-rank pieces, the same for both sides (`Variant::shuffle_back_ranks`).
@@ -68,7 +72,8 @@ impl RunOptions {
             config: None,
             games: self.games,
             seed: self.seed,
-            random_plies: self.random_plies,
+            random_plies: if self.played.is_some() { 0 } else { self.random_plies },
+            played: self.played.as_ref().map(|p| p.record()),
             book: self.book.as_ref().map(|b| b.display().to_string()),
             book_order: self.book_order,
             shuffle: self.shuffle,

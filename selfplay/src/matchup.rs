@@ -4,6 +4,7 @@
 use crate::error::RunError;
 use crate::openings::{game_seed, Openings, SharedCache};
 use crate::output::ConfigInfo;
+use crate::played;
 use crate::run::{Job, Plan, Progress, Run, RunReport, Tick};
 use crate::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::{PlayerSpec, RunOptions};
@@ -137,6 +138,11 @@ impl Plan for Pairs {
     fn group(&self, id: u64) -> u64 {
         id / 2
     }
+
+    fn prepare(&mut self, threads: usize, progress: played::Progress) -> Result<(), RunError> {
+        let starts = self.openings.starts(&self.variant, self.games / 2);
+        self.openings.prepare(&[(self.variant.clone(), starts)], self.seed, threads, progress)
+    }
 }
 
 pub fn run(
@@ -163,10 +169,10 @@ pub fn run(
     };
     let openings = Openings::new(&variant, opts)?;
     let games = opts.games + opts.games % 2;
-    let plan = Pairs { config: config.into(), variant, openings, games, seed: opts.seed };
+    let mut plan = Pairs { config: config.into(), variant, openings, games, seed: opts.seed };
     let mut t = Tracker { sprt, ..Default::default() };
     let report = run.execute(
-        &plan,
+        &mut plan,
         |row| {
             let stop = t.take(row);
             Tick { wdl: t.wdl, stop }

@@ -1,15 +1,18 @@
-//! Where games start: a book position or the variant's setup, then random plies, either drawn
-//! in the game from its own generator or shared by the games that must start alike (the two
-//! games of a match pair, one index across a balance run's configurations).
+//! Where games start: a book position or the variant's setup, then plies played by a searching
+//! player among its near-best moves (made before the games, `played`) or random plies, either
+//! drawn in the game from its own generator or shared by the games that must start alike (the
+//! two games of a match pair, one index across a balance run's configurations).
 
 use crate::book::{self, BookEntry};
 use crate::error::RunError;
+use crate::played::{self, Played, Task};
 use crate::RunOptions;
 use hoplite_core::zobrist::{mix64, GOLDEN};
 use hoplite_core::{Move, Position, Variant};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Salts the seed of an index's shuffle, apart from its random plies'.
@@ -61,17 +64,29 @@ pub struct Opening {
     pub start_fen: Arc<str>,
     /// Moves shared with other games, used where they are legal in this game's variant.
     pub moves: Option<Arc<Vec<String>>>,
-    /// Otherwise this many random plies, from the game's generator.
-    pub random_plies: u32,
+    /// Otherwise the game's own.
+    pub own: Own,
+}
+
+/// A game's own opening.
+#[derive(Clone, Debug)]
+pub enum Own {
+    /// This many random plies, from the game's generator.
+    Random(u32),
+    /// A line made for it (where it is not legal, none).
+    Line(Arc<Vec<String>>),
 }
 
 impl Opening {
     /// The opening line in the game's variant: the shared moves if they are legal there, else
-    /// random plies drawn from `rng`.
+    /// the game's own.
     pub fn line(&self, start: &Position, rng: &mut ChaCha8Rng) -> Vec<Move> {
-        match self.moves.as_deref().and_then(|m| replay(start, m)) {
-            Some(line) => line,
-            None => random_opening(start, self.random_plies, rng),
+        if let Some(line) = self.moves.as_deref().and_then(|m| replay(start, m)) {
+            return line;
+        }
+        match &self.own {
+            Own::Random(plies) => random_opening(start, *plies, rng),
+            Own::Line(moves) => replay(start, moves).unwrap_or_default(),
         }
     }
 }
@@ -79,12 +94,19 @@ impl Opening {
 /// The last shared opening drawn, reused while the same index is asked for.
 pub type SharedCache = Option<(u64, (Arc<str>, Arc<Vec<String>>))>;
 
-/// Start positions (a book in the run's order, or the setup, shuffled or not) and random plies.
+/// Start positions (a book in the run's order, or the setup, shuffled or not), and plies played
+/// or drawn after them.
 pub struct Openings {
     book: Option<(Vec<BookEntry>, Vec<usize>)>,
     random_plies: u32,
     /// The run seed, when each index's setup is shuffled.
     shuffle: Option<u64>,
+    played: Option<Played>,
+    /// The played openings by index, in the run's first variant (`prepare`).
+    lines: Vec<Arc<Vec<String>>>,
+    /// Those of another variant (by its place in `prepare`'s list) where the first's do not
+    /// replay.
+    own_lines: HashMap<(usize, u64), Arc<Vec<String>>>,
 }
 
 impl Openings {
@@ -100,7 +122,57 @@ impl Openings {
         if opts.shuffle && book.is_some() {
             return Err(RunError::Usage("--shuffle shuffles the setup; it cannot be used with a --book".into()));
         }
-        Ok(Openings { book, random_plies: opts.random_plies, shuffle: opts.shuffle.then_some(opts.seed) })
+        Ok(Openings {
+            book,
+            random_plies: opts.random_plies,
+            shuffle: opts.shuffle.then_some(opts.seed),
+            played: opts.played.clone(),
+            lines: Vec::new(),
+            own_lines: HashMap::new(),
+        })
+    }
+
+    /// Plays the openings before the games (nothing to do for random plies): of each index
+    /// `i` of `variants[0]`'s starts, distinct; in each other variant, its own where those of
+    /// the first are not legal. Each variant comes with its start position of every index.
+    pub fn prepare(
+        &mut self,
+        variants: &[(Arc<Variant>, Vec<Arc<str>>)],
+        seed: u64,
+        threads: usize,
+        progress: played::Progress,
+    ) -> Result<(), RunError> {
+        let Some(p) = &self.played else { return Ok(()) };
+        let (first, starts) = &variants[0];
+        self.lines =
+            p.distinct(first, &|i| starts[i as usize].clone(), starts.len() as u64, seed, threads, progress)?;
+        let (mut tasks, mut slots) = (Vec::new(), Vec::new());
+        for (k, (v, starts)) in variants.iter().enumerate().skip(1) {
+            for (i, fen) in starts.iter().enumerate() {
+                let pos = Position::from_fen(v, fen).expect("start positions are checked");
+                if replay(&pos, &self.lines[i]).is_none() {
+                    tasks.push(Task { variant: v.clone(), start: fen.clone(), index: i as u64, attempt: 0 });
+                    slots.push(k);
+                }
+            }
+        }
+        let made = p.make(&tasks, seed, threads, progress)?;
+        for ((t, k), line) in tasks.iter().zip(slots).zip(made) {
+            self.own_lines.insert((k, t.index), Arc::new(line.unwrap_or_default()));
+        }
+        Ok(())
+    }
+
+    /// The start positions of indices `0..count` in `variant` (`start`).
+    pub fn starts(&self, variant: &Arc<Variant>, count: u64) -> Vec<Arc<str>> {
+        (0..count).map(|i| self.start(variant, i)).collect()
+    }
+
+    /// The played opening of index `index` in `prepare`'s variant `k`, if openings are played.
+    pub fn own_line(&self, k: usize, index: u64) -> Option<Own> {
+        self.played.as_ref()?;
+        let line = self.own_lines.get(&(k, index)).or(self.lines.get(index as usize))?;
+        Some(Own::Line(line.clone()))
     }
 
     /// The book's positions, with their lines (to check them against other rules).
@@ -131,14 +203,20 @@ impl Openings {
         }
     }
 
-    /// A game's own opening: the start of `index`, random plies from the game's generator.
+    /// A game's own opening: the start of `index`, then its played opening or random plies
+    /// from the game's generator.
     pub fn own(&self, variant: &Arc<Variant>, index: u64) -> Opening {
-        Opening { start_fen: self.start(variant, index), moves: None, random_plies: self.random_plies }
+        let own = self.own_line(0, index).unwrap_or(Own::Random(self.random_plies));
+        Opening { start_fen: self.start(variant, index), moves: None, own }
     }
 
-    /// An opening shared by all games of `index`: drawn once in `variant` from `seed` (the
-    /// same index asked again in a row reuses the draw in `cache`).
+    /// An opening shared by all games of `index`: its played opening, or random plies drawn
+    /// once in `variant` from `seed` (the same index asked again in a row reuses the draw in
+    /// `cache`).
     pub fn shared(&self, variant: &Arc<Variant>, index: u64, seed: u64, cache: &mut SharedCache) -> Opening {
+        if let Some(Own::Line(line)) = self.own_line(0, index) {
+            return Opening { start_fen: self.start(variant, index), moves: Some(line.clone()), own: Own::Line(line) };
+        }
         if cache.as_ref().is_none_or(|c| c.0 != index) {
             let start_fen = self.start(variant, index);
             let start = Position::from_fen(variant, &start_fen).expect("book and setup positions are checked");
@@ -147,6 +225,6 @@ impl Openings {
             *cache = Some((index, (start_fen, Arc::new(moves))));
         }
         let (start_fen, moves) = cache.as_ref().expect("set above").1.clone();
-        Opening { start_fen, moves: Some(moves), random_plies: self.random_plies }
+        Opening { start_fen, moves: Some(moves), own: Own::Random(self.random_plies) }
     }
 }

@@ -8,6 +8,7 @@ use crate::error::RunError;
 use crate::game::{forfeit, play, Adjudication, Game, GameRecord};
 use crate::openings::{Opening, SharedCache};
 use crate::output::{self, ConfigInfo, RunOutput, Tallies};
+use crate::played;
 use crate::player::{Player, PlayerError, PlayerSpec};
 use crate::stats::Wdl;
 use hoplite_core::Variant;
@@ -43,6 +44,11 @@ pub trait Plan: Sync {
     fn group(&self, id: u64) -> u64 {
         id
     }
+    /// Makes what the games need before they start (played openings), on `threads` threads;
+    /// `progress(made, wanted)`.
+    fn prepare(&mut self, _threads: usize, _progress: played::Progress) -> Result<(), RunError> {
+        Ok(())
+    }
 }
 
 /// What the hook says after each game: the score to show (White's, or engine A's), and
@@ -70,6 +76,8 @@ pub struct Progress {
     /// Games that were done before this session (a resume).
     pub already: u64,
     pub wdl: Wdl,
+    /// While the openings are being played, before the games: (made, wanted).
+    pub openings: Option<(usize, usize)>,
 }
 
 /// How a run is carried out (what does not change its games).
@@ -165,7 +173,7 @@ impl Run {
     /// skipped, started ones finish and are written. `progress` hears of each game written.
     pub fn execute(
         &self,
-        plan: &dyn Plan,
+        plan: &mut dyn Plan,
         mut hook: impl FnMut(&GameRow) -> Tick,
         mut progress: impl FnMut(&Progress),
     ) -> Result<RunReport, RunError> {
@@ -179,10 +187,15 @@ impl Run {
         drop(previous);
         let total = (0..plan.games()).filter(|&id| s.in_shard(id)).count() as u64;
         let started = Instant::now();
-        let mut state = Progress { done: done.len() as u64, total, already: done.len() as u64, wdl: tick.wdl };
+        let mut state =
+            Progress { done: done.len() as u64, total, already: done.len() as u64, wdl: tick.wdl, openings: None };
         let mut played = 0;
         let mut incidents = Vec::new();
-        if !tick.stop {
+        if !tick.stop && state.done < total {
+            plan.prepare(s.threads, &mut |made, wanted| {
+                progress(&Progress { openings: Some((made, wanted)), ..state })
+            })?;
+            let plan = &*plan;
             let mut cache = None;
             let todo = (0..plan.games()).filter(|&id| s.in_shard(id) && !done.contains(&id));
             let jobs = todo.map(|id| plan.job(id, &mut cache));

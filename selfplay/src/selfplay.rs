@@ -4,6 +4,7 @@
 use crate::error::RunError;
 use crate::openings::{game_seed, Openings, SharedCache};
 use crate::output::ConfigInfo;
+use crate::played;
 use crate::run::{count_white, Job, Plan, Progress, Run, RunReport};
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::Variant;
@@ -25,6 +26,11 @@ impl Plan for Selfplay {
 
     /// Game `r * games + i` plays rung `r` from opening `i`: each game draws its own random
     /// opening from the seed of `i`, so every rung opens alike.
+    fn prepare(&mut self, threads: usize, progress: played::Progress) -> Result<(), RunError> {
+        let starts = self.openings.starts(&self.variant, self.games);
+        self.openings.prepare(&[(self.variant.clone(), starts)], self.seed, threads, progress)
+    }
+
     fn job(&self, id: u64, _: &mut SharedCache) -> Job {
         let (rung, i) = ((id / self.games) as usize, id % self.games);
         Job {
@@ -62,6 +68,6 @@ pub fn run(
         variant_name: variant.name.clone(),
     };
     let configs = infos.iter().map(|c| c.label.as_str().into()).collect();
-    let plan = Selfplay { variant, openings, configs, games: opts.games, seed: opts.seed };
-    run.execute(&plan, count_white(), progress)
+    let mut plan = Selfplay { variant, openings, configs, games: opts.games, seed: opts.seed };
+    run.execute(&mut plan, count_white(), progress)
 }

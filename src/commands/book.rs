@@ -4,31 +4,58 @@ use super::players::Registry;
 use super::selfplay::BudgetArgs;
 use super::CmdResult;
 use clap::Args;
-use hoplite_selfplay::book::{epd_text, make_book, pgn_book, BookSettings};
+use hoplite_formats::Budget;
+use hoplite_selfplay::book::{epd_text, make_book, pgn_book, played_book, BookSettings};
+use hoplite_selfplay::played::{self, Played};
+use hoplite_selfplay::scoring::{score_all, Job};
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+#[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
+enum Method {
+    /// Openings played among the player's near-best moves (as the runs' played openings).
+    Played,
+    /// Random openings that the player's search scores near equality.
+    Filtered,
+}
 
 #[derive(Args)]
 pub struct BookArgs {
     /// Built-in variant name or variant file (.toml).
     #[arg(long, default_value = "spartan")]
     variant: String,
-    /// Random plies from the setup to each position.
-    #[arg(long, default_value_t = 8)]
-    plies: u32,
+    /// How the positions are found (default played; filtered when --within is given).
+    #[arg(long, value_enum)]
+    method: Option<Method>,
+    /// Plies from the setup to each position (default: played, the variant file's
+    /// `[openings]`, else 8; filtered, 8).
+    #[arg(long)]
+    plies: Option<u32>,
     /// Distinct positions wanted.
     #[arg(long, alias = "positions", default_value_t = 500)]
     games: usize,
-    /// Keep a position only if the player's search scores it within ± this many centipawns
-    /// (side to move's view).
-    #[arg(long, default_value_t = 60)]
-    within: i32,
-    /// Who scores the positions: hoplite, or an engine of engines.toml that reports scores.
+    /// Played: a move is chosen among those within this many centipawns of the best (default:
+    /// the variant file's `[openings]`, else 40).
+    #[arg(long)]
+    margin: Option<i32>,
+    /// Played: the moves the player ranks a ply (multi-PV; default 8).
+    #[arg(long)]
+    lines: Option<usize>,
+    /// Filtered: keep a position only if the player's search scores it within ± this many
+    /// centipawns (side to move's view; default 60).
+    #[arg(long)]
+    within: Option<i32>,
+    /// Who plays or scores: hoplite, or an engine of engines.toml that reports scores.
     #[arg(long, default_value = "hoplite")]
     player: String,
-    /// The scoring search's budget (default 1,000 nodes).
+    /// The player's budget a ply (played, default 4,000 nodes) or a position (filtered,
+    /// default 1,000 nodes).
     #[command(flatten)]
     budget: BudgetArgs,
+    /// Scores every position with the player at this many nodes (a deep look: how level the
+    /// book is), writes the scores as `ce` and prints their spread.
+    #[arg(long)]
+    score_nodes: Option<u64>,
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -52,39 +79,104 @@ pub struct BookArgs {
 pub fn run(a: BookArgs) -> CmdResult {
     let variant = super::load_variant(&a.variant)?;
     let registry = Registry::load(a.engines.as_deref())?;
-    let player = registry.player(&a.player, &a.player, a.budget.budget()?, None, 16)?;
-    let settings = BookSettings {
-        plies: a.plies,
-        positions: a.games,
-        within: a.within,
-        seed: a.seed,
-        threads: a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        max_tries: a.max_tries.unwrap_or(a.games as u64 * 100),
+    let method = a.method.unwrap_or(if a.within.is_some() { Method::Filtered } else { Method::Played });
+    let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let given = a.budget.budget()?;
+    let (book, plies, summary) = match method {
+        Method::Played => {
+            if a.within.is_some() || a.max_tries.is_some() {
+                return Err("--within and --max-tries are of filtered books (--method filtered)".into());
+            }
+            let budget = given.or(Budget::nodes(played::DEFAULT_NODES));
+            let played = Played {
+                player: registry.player(&a.player, &a.player, budget, None, 16)?,
+                plies: a.plies.or(variant.opening_plies).unwrap_or(played::DEFAULT_PLIES),
+                margin: a.margin.or(variant.opening_margin).unwrap_or(played::DEFAULT_MARGIN),
+                lines: a.lines.unwrap_or(played::DEFAULT_LINES).max(1),
+            };
+            let book = played_book(&variant, &played, a.games, a.seed, threads, &mut |made, wanted| {
+                eprint!("\r{made}/{wanted} openings played");
+            })?;
+            let summary = format!(
+                "{} positions played {} plies among moves within {} cp of the best",
+                book.len(),
+                played.plies,
+                played.margin
+            );
+            (book, played.plies, summary)
+        }
+        Method::Filtered => {
+            if a.margin.is_some() || a.lines.is_some() {
+                return Err("--margin and --lines are of played books (--method played)".into());
+            }
+            let player = registry.player(&a.player, &a.player, given, None, 16)?;
+            let settings = BookSettings {
+                plies: a.plies.unwrap_or(8),
+                positions: a.games,
+                within: a.within.unwrap_or(60),
+                seed: a.seed,
+                threads,
+                max_tries: a.max_tries.unwrap_or(a.games as u64 * 100),
+            };
+            let made = make_book(&variant, &player, &settings, |found, tried| {
+                eprint!("\r{found}/{} positions kept of {tried} tried", settings.positions);
+            })?;
+            let level = 100.0 * made.level as f64 / made.scored.max(1) as f64;
+            let summary = format!(
+                "{} positions within ±{} cp ({level:.0}% of {} distinct openings scored were)",
+                made.lines.len(),
+                settings.within,
+                made.scored
+            );
+            (made.lines, settings.plies, summary)
+        }
     };
-    let made = make_book(&variant, &player, &settings, |found, tried| {
-        eprint!("\r{found}/{} positions kept of {tried} tried", settings.positions);
-    })?;
     eprintln!();
-    let out = a.out.unwrap_or_else(|| PathBuf::from(format!("books/{}-{}.epd", variant.name, a.plies)));
+    let mut book = book;
+    if let Some(nodes) = a.score_nodes {
+        let player = registry.player(&a.player, &a.player, Budget::nodes(nodes), None, 16)?;
+        let start = hoplite_core::Position::startpos(&variant);
+        let positions: Vec<hoplite_core::Position> = book
+            .iter()
+            .map(|b| {
+                let mut p = start.clone();
+                b.moves.iter().for_each(|&m| p.make(m));
+                p
+            })
+            .collect();
+        let jobs: Vec<Job> =
+            book.iter().zip(&positions).map(|(b, position)| Job { start: &start, moves: &b.moves, position }).collect();
+        let scores = score_all(&variant, &player, &jobs, threads)?;
+        // From White's view, so that the first move's advantage shows as a mean above zero.
+        let white: Vec<f64> = scores
+            .iter()
+            .zip(&positions)
+            .filter_map(|(s, p)| s.map(|s| if p.side_to_move() == hoplite_core::WHITE { s } else { -s } as f64))
+            .collect();
+        let n = white.len().max(1) as f64;
+        let mean = white.iter().sum::<f64>() / n;
+        let sd = (white.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
+        let level = white.iter().filter(|x| (*x - mean).abs() <= 50.0).count() as f64 / n;
+        outln!(
+            "scores at {nodes} nodes, White's view: mean {mean:+.1} cp, sd {sd:.1} cp, {:.0}% within 50 cp of the mean",
+            100.0 * level
+        );
+        for (b, s) in book.iter_mut().zip(scores) {
+            b.score = s;
+        }
+    }
+    let out = a.out.unwrap_or_else(|| PathBuf::from(format!("books/{}-{plies}.epd", variant.name)));
     let write = |path: &PathBuf, text: String| -> Result<(), Box<dyn std::error::Error>> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()).into())
     };
-    let book = &made.lines;
-    write(&out, epd_text(&variant, book))?;
+    write(&out, epd_text(&variant, &book))?;
     if let Some(p) = &a.pgn {
-        write(p, pgn_book(&variant, book))?;
+        write(p, pgn_book(&variant, &book))?;
     }
-    let level = 100.0 * made.level as f64 / made.scored.max(1) as f64;
-    outln!(
-        "{} positions within ±{} cp in {} ({level:.0}% of {} distinct openings scored were)",
-        book.len(),
-        a.within,
-        out.display(),
-        made.scored
-    );
+    outln!("{summary}: {}", out.display());
     if book.len() < a.games {
         eprintln!("warning: only {} of {} positions found; raise --max-tries or --within", book.len(), a.games);
         return Ok(ExitCode::from(1));

@@ -29,6 +29,19 @@ impl Display {
 
     /// Shows where the run stands; `wdl` from the reported side's view (White, or player A).
     pub fn update(&mut self, p: &Progress) {
+        if let Some((made, wanted)) = p.openings {
+            if let Some(b) = &self.bar {
+                b.set_length(wanted as u64);
+                b.set_position(made as u64);
+                b.set_message("openings played");
+            } else if self.last_line.elapsed() >= Duration::from_secs(5) || made == wanted {
+                self.last_line = Instant::now();
+                eprintln!("{}: {made}/{wanted} openings played", self.label);
+            }
+            // The games' rate counts from their start.
+            self.start = Instant::now();
+            return;
+        }
         let rate = (p.done - p.already) as f64 / self.start.elapsed().as_secs_f64().max(1e-9);
         let (lo, hi) = p.wdl.score_interval();
         let w = &p.wdl;

@@ -4,12 +4,15 @@ use super::players::Registry;
 use super::progress::Display;
 use super::CmdResult;
 use clap::Args;
-use hoplite_formats::manifest::BookOrder;
+use hoplite_core::Variant;
+use hoplite_formats::manifest::{BookOrder, PlayerKind};
+use hoplite_formats::Manifest;
 use hoplite_formats::{Budget, Clock};
 use hoplite_selfplay::game::Adjudication;
+use hoplite_selfplay::played::{self, Method, Played, Settings};
 use hoplite_selfplay::stats::{Sprt, SprtState};
 use hoplite_selfplay::{
-    balance, matchup, merge, parse_shard, selfplay, summary_table, PlayerSpec, RunError, RunOptions, RunReport,
+    balance, matchup, merge, parse_shard, selfplay, summary_table, RunError, RunOptions, RunReport,
 };
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -105,9 +108,35 @@ pub(crate) struct RunArgs {
     /// Run seed: each game's randomness comes from (seed, game id).
     #[arg(long)]
     pub(crate) seed: Option<u64>,
-    /// Uniformly random legal moves to open each game.
+    /// How games open after their start position: `played` (each ply chosen at random among
+    /// the moves a searching player scores within a margin of its best; the default of
+    /// selfplay, balance and values) or `random` (uniformly random legal plies; the default of
+    /// match).
+    #[arg(long, value_parser = parse_method)]
+    opening: Option<Method>,
+    /// Random legal plies after each start position (the random method; default 8, none after
+    /// a book position).
     #[arg(long)]
     random_plies: Option<u32>,
+    /// Plies played (default: the variant file's `[openings]`, else 8).
+    #[arg(long)]
+    opening_plies: Option<u32>,
+    /// A played move is chosen among those within this many centipawns of the best (default:
+    /// the variant file's `[openings]`, else 40).
+    #[arg(long)]
+    opening_margin: Option<i32>,
+    /// Who plays the openings: hoplite, or an engine of engines.toml (default hoplite).
+    #[arg(long)]
+    opening_player: Option<String>,
+    /// The opening player's nodes a ply, all ranked moves together (default 4000).
+    #[arg(long)]
+    opening_nodes: Option<u64>,
+    /// The opening player's depth a ply (instead of nodes; xboard engines need one).
+    #[arg(long)]
+    opening_depth: Option<u32>,
+    /// Moves the opening player ranks a ply (multi-PV; default 8).
+    #[arg(long)]
+    opening_lines: Option<usize>,
     /// Opening book: FEN or EPD lines, or PGN games (their end positions).
     #[arg(long)]
     book: Option<PathBuf>,
@@ -165,20 +194,135 @@ fn numbers(s: &str, n: usize, flag: &str) -> Result<Vec<i64>, String> {
     Ok(v)
 }
 
+fn parse_method(s: &str) -> Result<Method, String> {
+    match s {
+        "played" => Ok(Method::Played),
+        "random" => Ok(Method::Random),
+        _ => Err(format!("'{s}': expected played or random")),
+    }
+}
+
 /// What a run uses where neither the command line nor a balance file says.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Defaults {
     games: u64,
     seed: u64,
-    random_plies: u32,
+    random_plies: Option<u32>,
     max_plies: u32,
+    opening: Settings,
 }
 
-const DEFAULTS: Defaults = Defaults { games: 100, seed: 1, random_plies: 8, max_plies: 400 };
+/// Selfplay, balance and values open games with played openings; a match with random plies.
+fn defaults(method: Method) -> Defaults {
+    Defaults {
+        games: 100,
+        seed: 1,
+        random_plies: None,
+        max_plies: 400,
+        opening: Settings { method: Some(method), ..Default::default() },
+    }
+}
 
 impl RunArgs {
+    fn opening_settings(&self) -> Settings {
+        Settings {
+            method: self.opening,
+            plies: self.opening_plies,
+            margin: self.opening_margin,
+            player: self.opening_player.clone(),
+            nodes: self.opening_nodes,
+            depth: self.opening_depth,
+            lines: self.opening_lines,
+        }
+    }
+
+    /// Sets how `opts`' games open in `variant`: the command line's settings, then the
+    /// defaults' (a balance file's, then the command's), then the variant's `[openings]`.
+    fn set_opening(
+        &self,
+        defaults: &Defaults,
+        variant: &Variant,
+        registry: &Registry,
+        opts: &mut RunOptions,
+    ) -> Result<(), String> {
+        let (given, random_plies) = match self.recorded_opening(opts)? {
+            Some(recorded) => recorded,
+            None => (self.opening_settings(), self.random_plies),
+        };
+        let random_plies = random_plies.or(defaults.random_plies);
+        let implied = if given.any_played() {
+            Some(Method::Played)
+        } else if random_plies.is_some() || opts.book.is_some() {
+            Some(Method::Random)
+        } else {
+            None
+        };
+        let s = given.or(&Settings { method: given.method.or(implied), ..Default::default() }).or(&defaults.opening);
+        match s.method.unwrap_or(Method::Played) {
+            Method::Random => {
+                if given.any_played() {
+                    return Err("--opening-* settings are of played openings, not --opening random".into());
+                }
+                let book_alone = if opts.book.is_some() { 0 } else { 8 };
+                opts.random_plies = random_plies.unwrap_or(book_alone);
+                opts.played = None;
+            }
+            Method::Played => {
+                if self.random_plies.is_some() {
+                    return Err("--random-plies is of random openings: played openings take --opening-plies".into());
+                }
+                let budget = Budget {
+                    nodes: s.nodes.or(s.depth.is_none().then_some(played::DEFAULT_NODES)),
+                    depth: s.depth,
+                    ..Default::default()
+                };
+                let name = s.player.as_deref().unwrap_or("hoplite");
+                let player = registry.player(name, name, budget, None, opts.tt_megabytes)?;
+                opts.random_plies = 0;
+                opts.played = Some(Played {
+                    player,
+                    plies: s.plies.or(variant.opening_plies).unwrap_or(played::DEFAULT_PLIES),
+                    margin: s.margin.or(variant.opening_margin).unwrap_or(played::DEFAULT_MARGIN),
+                    lines: s.lines.unwrap_or(played::DEFAULT_LINES).max(1),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// A resumed run's opening, as its run.toml records it, when the command line gives none:
+    /// the settings and the random plies.
+    fn recorded_opening(&self, opts: &RunOptions) -> Result<Option<(Settings, Option<u32>)>, String> {
+        let path = opts.out.join("run.toml");
+        let silent = self.random_plies.is_none() && self.opening_settings() == Settings::default();
+        if !opts.resume || !silent || !path.exists() {
+            return Ok(None);
+        }
+        let m = Manifest::read(&path).map_err(|e| e.to_string())?;
+        Ok(Some(match m.played {
+            Some(p) => {
+                let budget = p.player.budget.unwrap_or_default();
+                let player = match p.player.kind {
+                    PlayerKind::Engine => p.player.engine_name.clone(),
+                    _ => Some("hoplite".into()),
+                };
+                let settings = Settings {
+                    method: Some(Method::Played),
+                    plies: Some(p.plies),
+                    margin: Some(p.margin),
+                    player,
+                    nodes: budget.nodes,
+                    depth: budget.depth,
+                    lines: Some(p.lines),
+                };
+                (settings, None)
+            }
+            None => (Settings { method: Some(Method::Random), ..Default::default() }, Some(m.random_plies)),
+        }))
+    }
+
     /// The options, with these defaults where the command line says nothing.
-    fn options(&self, defaults: Defaults, default_out: &str) -> Result<RunOptions, String> {
+    fn options(&self, defaults: &Defaults, default_out: &str) -> Result<RunOptions, String> {
         let resign = match &self.resign {
             Some(s) => numbers(s, 2, "--resign").map(|v| Some((v[0] as i32, v[1] as u32)))?,
             None => None,
@@ -191,7 +335,8 @@ impl RunArgs {
             games: self.games.unwrap_or(defaults.games),
             threads: self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             seed: self.seed.unwrap_or(defaults.seed),
-            random_plies: self.random_plies.unwrap_or(defaults.random_plies),
+            random_plies: 0,
+            played: None,
             book: self.book.clone(),
             book_order: match self.book_order {
                 Order::Shuffled => BookOrder::Shuffled,
@@ -224,17 +369,6 @@ fn finish(out: &Path, r: &RunReport, display: &Display) {
     eprintln!("a report with plots: hoplite report {}", out.display());
 }
 
-/// The player of a selfplay or balance run.
-fn one_player(
-    name: &str,
-    budget: Budget,
-    weights: Option<PathBuf>,
-    opts: &RunOptions,
-) -> Result<PlayerSpec, Box<dyn std::error::Error>> {
-    let registry = Registry::load(opts.engines.as_deref().map(Path::new))?;
-    Ok(registry.player(name, name, budget, weights, opts.tt_megabytes)?)
-}
-
 #[derive(Args)]
 pub struct SelfplayArgs {
     /// Built-in variant name or variant file (.toml).
@@ -256,9 +390,12 @@ pub struct SelfplayArgs {
 pub fn run_selfplay(a: SelfplayArgs) -> CmdResult {
     let default_out =
         format!("runs/selfplay-{}", a.variant.trim_end_matches(".toml").rsplit('/').next().unwrap_or("run"));
-    let mut opts = a.run.options(DEFAULTS, &default_out)?;
+    let defaults = defaults(Method::Played);
+    let mut opts = a.run.options(&defaults, &default_out)?;
+    let registry = Registry::load(opts.engines.as_deref().map(Path::new))?;
+    a.run.set_opening(&defaults, &*Variant::load(&a.variant)?, &registry, &mut opts)?;
     let budget = ladder(a.budget.budgets()?, &mut opts);
-    let player = one_player(&a.player, budget, a.weights.clone(), &opts)?;
+    let player = registry.player(&a.player, &a.player, budget, a.weights.clone(), opts.tt_megabytes)?;
     let mut display = Display::new(&a.variant);
     let r = selfplay::run(&a.variant, &player, &opts, |p| display.update(p))?;
     out!("{}", summary_table(&r.tallies));
@@ -296,14 +433,23 @@ pub(crate) fn balance_run(
     let default_out =
         format!("runs/{kind}-{}", a.config.file_stem().map_or("run".into(), |s| s.to_string_lossy().to_string()));
     // The command line, then the file, then the defaults.
+    let base = defaults(Method::Played);
+    let from_file = f.opening.clone().unwrap_or_default();
     let defaults = Defaults {
-        games: f.games.unwrap_or(DEFAULTS.games),
-        seed: f.seed.unwrap_or(DEFAULTS.seed),
-        random_plies: f.random_plies.unwrap_or(DEFAULTS.random_plies),
-        max_plies: f.max_plies.unwrap_or(DEFAULTS.max_plies),
+        games: f.games.unwrap_or(base.games),
+        seed: f.seed.unwrap_or(base.seed),
+        random_plies: f.random_plies,
+        max_plies: f.max_plies.unwrap_or(base.max_plies),
+        // A file's random plies or book imply its method, as the command line's do.
+        opening: match (&from_file.method, f.random_plies.is_some() || f.book.is_some()) {
+            (None, true) => Settings { method: Some(Method::Random), ..from_file },
+            _ => from_file.or(&base.opening),
+        },
     };
-    let mut opts = a.run.options(defaults, &default_out)?;
+    let mut opts = a.run.options(&defaults, &default_out)?;
     opts.book = opts.book.or_else(|| b.book());
+    let registry = Registry::load(opts.engines.as_deref().map(Path::new))?;
+    a.run.set_opening(&defaults, &b.base, &registry, &mut opts)?;
     opts.shuffle |= f.shuffle.unwrap_or(false);
     let given = a.budget.budgets()?;
     let from_file = || {
@@ -316,7 +462,6 @@ pub(crate) fn balance_run(
         (_, Some(file)) if !file.is_empty() => file.clone(),
         _ => vec!["hoplite".to_string()],
     };
-    let registry = Registry::load(opts.engines.as_deref().map(Path::new))?;
     let players =
         names.iter().map(|n| registry.player(n, n, budget, None, opts.tt_megabytes)).collect::<Result<Vec<_>, _>>()?;
     let mut display = Display::new(kind);
@@ -390,9 +535,11 @@ pub struct MatchArgs {
 }
 
 pub fn run_match(a: MatchArgs) -> CmdResult {
-    let opts = a.run.options(DEFAULTS, "runs/match")?;
+    let defaults = defaults(Method::Random);
+    let mut opts = a.run.options(&defaults, "runs/match")?;
     let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
     let registry = Registry::load(opts.engines.as_deref().map(Path::new))?;
+    a.run.set_opening(&defaults, &*Variant::load(&a.variant)?, &registry, &mut opts)?;
     let shared = a.budget.budget()?;
     let names = [if a.a_random { "random" } else { &a.a }, if a.b_random { "random" } else { &a.b }];
     let same = names[0] == names[1];

@@ -1,8 +1,9 @@
-//! Making a book (`hoplite book`): distinct random openings that a search scores near
-//! equality, written as EPD and PGN.
+//! Making a book (`hoplite book`): distinct openings played among a player's near-best moves,
+//! or distinct random openings that a search scores near equality, written as EPD and PGN.
 
 use crate::error::RunError;
 use crate::openings::{game_seed, random_opening};
+use crate::played::Played;
 use crate::player::PlayerSpec;
 use crate::scoring::{score_all, Job};
 use hoplite_core::{Move, Position, Variant};
@@ -26,12 +27,13 @@ pub struct BookSettings {
     pub max_tries: u64,
 }
 
-/// A book position: its opening line and the player's score of it (side to move's view).
+/// A book position: its opening line and, for a filtered book, the player's score of it (side
+/// to move's view).
 #[derive(Clone, Debug)]
 pub struct BookLine {
     pub moves: Vec<Move>,
     pub fen: String,
-    pub score: i32,
+    pub score: Option<i32>,
 }
 
 /// Candidates scored at once; every thread takes from a batch, and they are accepted in
@@ -79,7 +81,7 @@ pub fn make_book(
             if score.abs() <= s.within {
                 level += 1;
                 if book.len() < s.positions {
-                    book.push(BookLine { moves, fen: pos.to_fen(), score });
+                    book.push(BookLine { moves, fen: pos.to_fen(), score: Some(score) });
                 }
             }
         }
@@ -88,20 +90,39 @@ pub fn make_book(
     Ok(Book { lines: book, scored, level })
 }
 
-/// The book as EPD: four FEN fields and the operations `hmvc`, `fmvn`, `ce` (the score) and
-/// `c0` (the opening in SAN).
+/// Distinct openings played from the setup (`Played::distinct`), as a book.
+pub fn played_book(
+    variant: &Arc<Variant>,
+    played: &Played,
+    positions: usize,
+    seed: u64,
+    threads: usize,
+    progress: crate::played::Progress,
+) -> Result<Vec<BookLine>, RunError> {
+    played.player.check(variant)?;
+    let start = Position::startpos(variant);
+    let setup: Arc<str> = variant.setup.as_str().into();
+    let lines = played.distinct(variant, &|_| setup.clone(), positions as u64, seed, threads, progress)?;
+    Ok(lines
+        .iter()
+        .map(|uci| {
+            let moves = crate::openings::replay(&start, uci).unwrap_or_default();
+            let mut pos = start.clone();
+            moves.iter().for_each(|&m| pos.make(m));
+            BookLine { moves, fen: pos.to_fen(), score: None }
+        })
+        .collect())
+}
+
+/// The book as EPD: four FEN fields and the operations `hmvc`, `fmvn`, `ce` (the score, where
+/// there is one) and `c0` (the opening in SAN).
 pub fn epd_text(variant: &Arc<Variant>, book: &[BookLine]) -> String {
     let mut s = String::new();
     for b in book {
         let fields: Vec<&str> = b.fen.split_whitespace().collect();
         let san = san_line(variant, &b.moves).join(" ");
-        s += &format!(
-            "{} hmvc {}; fmvn {}; ce {}; c0 \"{san}\";\n",
-            fields[..4].join(" "),
-            fields[4],
-            fields[5],
-            b.score
-        );
+        let ce = b.score.map_or(String::new(), |c| format!(" ce {c};"));
+        s += &format!("{} hmvc {}; fmvn {};{ce} c0 \"{san}\";\n", fields[..4].join(" "), fields[4], fields[5]);
     }
     s
 }
@@ -126,7 +147,8 @@ pub fn pgn_book(variant: &Arc<Variant>, book: &[BookLine]) -> String {
             text += san;
             text.push(' ');
         }
-        s += &format!("{text}{{ce {}}} *\n\n", b.score);
+        let ce = b.score.map_or(String::new(), |c| format!("{{ce {c}}} "));
+        s += &format!("{text}{ce}*\n\n");
     }
     s
 }

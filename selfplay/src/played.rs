@@ -1,0 +1,264 @@
+//! Openings played, not drawn: every ply is chosen at random, by the opening's own seed, among
+//! the moves a searching player scores within a margin of its best at a small budget
+//! (multi-PV). Random plies leave blunders that the side to move converts, more often the
+//! stronger the search; an evaluation-filtered book selects by its engine's bias; near-best
+//! moves leave neither (docs/balance.md has the measurements).
+//!
+//! A run's openings are made before its games, on every thread, and do not depend on the
+//! thread count: opening `i` is the first of its attempts (each from the seed of `(i,
+//! attempt)`) whose end position no opening before it has.
+
+use crate::error::RunError;
+use crate::openings::game_seed;
+use crate::player::{Player, PlayerError, PlayerSpec, Turn};
+use hoplite_core::{Move, Position, Variant};
+use hoplite_formats::manifest::PlayedRecord;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+
+/// Salts an opening's seed apart from its game's.
+const PLAYED: u64 = 0x504c_4159_4544_4f50;
+/// Attempts an index may make at a position no opening before it has.
+const ATTEMPTS: u64 = 64;
+
+/// How games open after their start position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// Plies chosen among the moves a searching player scores near its best.
+    Played,
+    /// Uniformly random legal plies.
+    Random,
+}
+
+/// The opening settings a command line or a balance file (`[opening]`) gives; what is left
+/// out comes from the variant file's `[openings]`, then from the defaults.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<Method>,
+    /// Plies played after each start position.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plies: Option<u32>,
+    /// Centipawns below the best move within which a move may be chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin: Option<i32>,
+    /// Who plays them: hoplite, or an engine of engines.toml.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+    /// The player's budget a ply: nodes, or a depth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Moves ranked a ply (multi-PV).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<usize>,
+}
+
+/// Played openings' defaults where neither the settings nor the variant say.
+pub const DEFAULT_PLIES: u32 = 8;
+pub const DEFAULT_MARGIN: i32 = 40;
+pub const DEFAULT_NODES: u64 = 4000;
+pub const DEFAULT_LINES: usize = 8;
+
+impl Settings {
+    /// These settings, with `other`'s where these leave one out.
+    pub fn or(&self, other: &Settings) -> Settings {
+        Settings {
+            method: self.method.or(other.method),
+            plies: self.plies.or(other.plies),
+            margin: self.margin.or(other.margin),
+            player: self.player.clone().or(other.player.clone()),
+            nodes: self.nodes.or(other.nodes),
+            depth: self.depth.or(other.depth),
+            lines: self.lines.or(other.lines),
+        }
+    }
+
+    /// Whether a setting of played openings is given.
+    pub fn any_played(&self) -> bool {
+        self.plies.is_some()
+            || self.margin.is_some()
+            || self.player.is_some()
+            || self.nodes.is_some()
+            || self.depth.is_some()
+            || self.lines.is_some()
+    }
+}
+
+/// How openings are played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
+    /// Who plays them, at its budget (a small one: it is spent on every ply of every opening).
+    pub player: PlayerSpec,
+    pub plies: u32,
+    /// A move may be chosen if the player scores it at most this many centipawns below its best.
+    pub margin: i32,
+    /// The moves the player ranks at each ply (its multi-PV).
+    pub lines: usize,
+}
+
+/// One opening to make: from `start` in `variant`, attempt `attempt` of `index`.
+pub struct Task {
+    pub variant: Arc<Variant>,
+    pub start: Arc<str>,
+    pub index: u64,
+    pub attempt: u64,
+}
+
+/// Where openings are: how many are made, of how many wanted.
+pub type Progress<'a> = &'a mut dyn FnMut(usize, usize);
+
+impl Played {
+    pub fn record(&self) -> PlayedRecord {
+        PlayedRecord { plies: self.plies, margin: self.margin, lines: self.lines, player: self.player.record() }
+    }
+
+    /// The moves a ply may be: those scored within the margin of the best, in the player's order.
+    pub fn near_best(&self, scored: &[(Move, i32)]) -> Vec<Move> {
+        let best = scored.iter().map(|&(_, s)| s).max().unwrap_or(0);
+        scored.iter().filter(|&&(_, s)| s >= best - self.margin).map(|&(m, _)| m).collect()
+    }
+
+    /// One opening from `start`: `plies` moves, each drawn from the near-best moves. `None` if
+    /// the game ends on the way (the index tries again).
+    pub fn line(
+        &self,
+        player: &mut dyn Player,
+        start: &Position,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<Move>>, PlayerError> {
+        player.new_game(start.variant())?;
+        let mut pos = start.clone();
+        let mut line = Vec::with_capacity(self.plies as usize);
+        for _ in 0..self.plies {
+            if pos.outcome().is_some() {
+                return Ok(None);
+            }
+            let turn = Turn { position: &pos, start, moves: &line, clock: None, rng };
+            let scored = player.scored_moves(turn, self.lines)?;
+            let near = self.near_best(&scored);
+            if near.is_empty() {
+                return Err(PlayerError::Setup(format!(
+                    "it ranked no move of {} at its budget: give it more (--opening-nodes)",
+                    pos.to_fen()
+                )));
+            }
+            let m = near[rng.gen_range(0..near.len())];
+            pos.make(m);
+            line.push(m);
+        }
+        Ok(pos.outcome().is_none().then_some(line))
+    }
+
+    /// The tasks' openings (as UCI moves), on `threads` threads, each player started once a
+    /// thread; `None` where the game ended on the way.
+    pub fn make(
+        &self,
+        tasks: &[Task],
+        seed: u64,
+        threads: usize,
+        progress: Progress,
+    ) -> Result<Vec<Option<Vec<String>>>, RunError> {
+        let next = AtomicUsize::new(0);
+        let fail = |error| RunError::Player { name: self.player.name().to_string(), error };
+        let mut lines = vec![None; tasks.len()];
+        let mut first_error = None;
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel::<Result<(usize, Option<Vec<String>>), RunError>>();
+            for _ in 0..threads.max(1) {
+                let (tx, next) = (tx.clone(), &next);
+                scope.spawn(move || {
+                    let mut player = self.player.start();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(t) = tasks.get(k) else { break };
+                        let start = Position::from_fen(&t.variant, &t.start).expect("start positions are checked");
+                        let salt = game_seed(seed ^ PLAYED, t.index);
+                        let mut rng = ChaCha8Rng::seed_from_u64(game_seed(salt, t.attempt));
+                        let made = self.line(player.as_mut(), &start, &mut rng).map_err(fail).map(|line| {
+                            let uci = line.map(|l| l.iter().map(|&m| t.variant.move_to_uci(m)).collect());
+                            (k, uci)
+                        });
+                        let failed = made.is_err();
+                        if tx.send(made).is_err() || failed {
+                            // Stop the others at once: the run cannot go on.
+                            next.store(tasks.len(), Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            for (n, made) in rx.into_iter().enumerate() {
+                match made {
+                    Ok((k, line)) => lines[k] = line,
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
+                }
+                progress(n + 1, tasks.len());
+            }
+        });
+        match first_error {
+            Some(e) => Err(e),
+            None => Ok(lines),
+        }
+    }
+
+    /// Openings `0..count` of `variant` from `start(i)`, each ending in a position none before
+    /// it ends in (where the variant has so many within the margin: an index that finds none
+    /// in `ATTEMPTS` keeps its last).
+    pub fn distinct(
+        &self,
+        variant: &Arc<Variant>,
+        start: &dyn Fn(u64) -> Arc<str>,
+        count: u64,
+        seed: u64,
+        threads: usize,
+        progress: Progress,
+    ) -> Result<Vec<Arc<Vec<String>>>, RunError> {
+        let mut attempts = vec![0u64; count as usize];
+        let mut lines: Vec<Option<Vec<String>>> = vec![None; count as usize];
+        let mut todo: Vec<u64> = (0..count).collect();
+        let mut made = 0;
+        while !todo.is_empty() {
+            let tasks: Vec<Task> = todo
+                .iter()
+                .map(|&i| Task { variant: variant.clone(), start: start(i), index: i, attempt: attempts[i as usize] })
+                .collect();
+            let found = self.make(&tasks, seed, threads, &mut |n, _| progress(made + n, count as usize))?;
+            made += tasks.len();
+            for (&i, line) in todo.iter().zip(found) {
+                lines[i as usize] = line;
+            }
+            // In index order: an opening that ends where one before it ends tries again.
+            todo.clear();
+            let mut seen = HashSet::new();
+            for (i, line) in lines.iter().enumerate() {
+                let end = line.as_ref().map(|l| end_position(variant, &start(i as u64), l));
+                let fresh = end.is_some_and(|e| seen.insert(e));
+                if !fresh && attempts[i] + 1 < ATTEMPTS {
+                    attempts[i] += 1;
+                    todo.push(i as u64);
+                }
+            }
+        }
+        Ok(lines.into_iter().map(|l| Arc::new(l.unwrap_or_default())).collect())
+    }
+}
+
+/// The placement, side, castling and en-passant fields after `line` from `start`.
+fn end_position(variant: &Arc<Variant>, start: &str, line: &[String]) -> String {
+    let mut pos = Position::from_fen(variant, start).expect("start positions are checked");
+    for m in line {
+        pos.make(pos.parse_uci(m).expect("a line the player made here"));
+    }
+    pos.to_fen().split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
