@@ -81,6 +81,18 @@ pub struct PlayerRecord {
     pub engine: Option<EngineConfig>,
 }
 
+/// White's known score in orthodox chess at engine level, what the control must read: Bayeselo's
+/// default first-move advantage, 32.8 Elo, fitted to engine rating-list games (CCRL's Chess960
+/// games that started from the standard position: 54.8% of 135).
+pub const CONTROL_SCORE: f64 = 0.547;
+/// The band the control's score must lie in, beside its interval holding `CONTROL_SCORE`.
+pub const CONTROL_BAND: (f64, f64) = (0.50, 0.60);
+
+/// Whether a control's White score and 95% interval read the known first-move advantage.
+pub fn control_holds(score: f64, low: f64, high: f64) -> bool {
+    (low..=high).contains(&CONTROL_SCORE) && (CONTROL_BAND.0..=CONTROL_BAND.1).contains(&score)
+}
+
 /// Openings played by a searching player among its near-best moves (docs/balance.md).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -148,6 +160,9 @@ pub struct Manifest {
     /// (original, swapped) names, for the report's first-move and army advantages.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub army_swaps: Vec<(String, String)>,
+    /// Balance configurations that are the chess control (their White score is known).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controls: Vec<String>,
     /// Plies played after each start position by a searching player (files before format 3
     /// have none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -240,6 +255,7 @@ impl V1 {
             engines: None,
             ladder: Vec::new(),
             army_swaps: Vec::new(),
+            controls: Vec::new(),
             players,
         })
     }
@@ -306,14 +322,34 @@ impl Manifest {
         }
         flag("games", self.games.to_string());
         flag("seed", self.seed.to_string());
-        match &self.book {
-            Some(b) => {
-                flag("book", b.clone());
-                if self.book_order == BookOrder::Sequential {
-                    flag("book-order", "sequential".into());
+        if let Some(b) = &self.book {
+            flag("book", b.clone());
+            if self.book_order == BookOrder::Sequential {
+                flag("book-order", "sequential".into());
+            }
+        }
+        match &self.played {
+            Some(p) => {
+                flag("opening", "played".into());
+                flag("opening-plies", p.plies.to_string());
+                flag("opening-margin", p.margin.to_string());
+                flag("opening-lines", p.lines.to_string());
+                if let (PlayerKind::Engine, Some(e)) = (p.player.kind, &p.player.engine_name) {
+                    flag("opening-player", e.clone());
+                }
+                let budget = p.player.budget.unwrap_or_default();
+                if let Some(n) = budget.nodes {
+                    flag("opening-nodes", n.to_string());
+                }
+                if let Some(d) = budget.depth {
+                    flag("opening-depth", d.to_string());
                 }
             }
-            None => flag("random-plies", self.random_plies.to_string()),
+            None if self.book.is_some() && self.random_plies == 0 => {}
+            None => {
+                flag("opening", "random".into());
+                flag("random-plies", self.random_plies.to_string());
+            }
         }
         flag("max-plies", self.max_plies.to_string());
         if let Some((cp, n)) = self.resign {
@@ -426,7 +462,7 @@ mod tests {
         assert_eq!(
             m.command_line(Path::new("runs/m")),
             "hoplite match --variant shatranj --a-nodes 300 --a-name A --b-nodes 200 --b-name B --games 4 --seed 1 \
-             --random-plies 8 --max-plies 40 --resign 600:3 --sprt 0,10,0.05,0.05 --tt-mb 1 --out runs/m"
+             --opening random --random-plies 8 --max-plies 40 --resign 600:3 --sprt 0,10,0.05,0.05 --tt-mb 1 --out runs/m"
         );
         let mut s = fixture("selfplay");
         s.players[0].weights = Some("my weights.toml".into());
@@ -434,13 +470,13 @@ mod tests {
         assert_eq!(
             s.command_line(Path::new("out")),
             "hoplite selfplay --variant chess --nodes 200 --weights 'my weights.toml' --games 4 --seed 3 \
-             --book book.epd --max-plies 40 --tt-mb 1 --out out --pgn"
+             --book book.epd --opening random --random-plies 8 --max-plies 40 --tt-mb 1 --out out --pgn"
         );
         s.book = None;
         s.shuffle = true;
         assert!(s
             .command_line(Path::new("out"))
-            .ends_with("--random-plies 8 --max-plies 40 --tt-mb 1 --out out --shuffle --pgn"));
+            .ends_with("--opening random --random-plies 8 --max-plies 40 --tt-mb 1 --out out --shuffle --pgn"));
         assert_eq!(Manifest::from_toml("run.toml", &s.to_toml()).unwrap(), s);
     }
 

@@ -103,10 +103,10 @@ fn settings_section(m: &Manifest, dir: &Path, body: &mut String) {
     }
     row("games", m.games.to_string());
     row("seed", m.seed.to_string());
-    match &m.book {
-        Some(b) => row("book", b.clone()),
-        None => row("random plies", m.random_plies.to_string()),
+    if let Some(b) = &m.book {
+        row("book", b.clone());
     }
+    row("opening", opening_text(m));
     row("max plies", m.max_plies.to_string());
     if let Some((cp, n)) = m.resign {
         row("resign", format!("{cp} cp for {n} moves"));
@@ -137,8 +137,23 @@ fn settings_section(m: &Manifest, dir: &Path, body: &mut String) {
     let _ = writeln!(body, "<p>Repeat it: <code>{}</code></p>", esc(&m.command_line(dir)));
 }
 
+/// How the run's games open after their start positions.
+fn opening_text(m: &Manifest) -> String {
+    match &m.played {
+        Some(p) => {
+            let budget = p.player.budget.map_or(String::new(), |b| format!(" at {b}"));
+            format!(
+                "played: {} plies, each among the moves {}{budget} scores within {} cp of its best ({} ranked)",
+                p.plies, p.player.name, p.margin, p.lines
+            )
+        }
+        None => format!("random: {} plies", m.random_plies),
+    }
+}
+
 fn games_sections(dir: &Path, manifest: Option<&Manifest>, body: &mut String) -> Result<()> {
     let rows: Vec<SummaryRow> = csvfile::read(&dir.join(SUMMARY))?;
+    let suspect = manifest.map_or(Vec::new(), |m| verdicts::control_failures(m, &rows));
     let _ = writeln!(
         body,
         "<h2>Results</h2><table><tr><th>configuration</th><th>games</th><th>White wins</th><th>draws</th><th>Black wins</th><th>White score [95% CI]</th><th>Black score [95% CI]</th><th>mean plies</th></tr>"
@@ -146,10 +161,14 @@ fn games_sections(dir: &Path, manifest: Option<&Manifest>, body: &mut String) ->
     let mut configs = Vec::new();
     for r in &rows {
         let (s, lo, hi) = (r.white_score.0, r.ci95_low.0, r.ci95_high.0);
+        let marked = match suspect.iter().any(|(p, b)| *p == r.player && *b == r.budget) {
+            true => format!("{} ⚠", esc(&r.config)),
+            false => esc(&r.config),
+        };
         table_row(
             body,
             &[
-                esc(&r.config),
+                marked,
                 r.games.to_string(),
                 r.white_wins.to_string(),
                 r.draws.to_string(),
@@ -162,6 +181,9 @@ fn games_sections(dir: &Path, manifest: Option<&Manifest>, body: &mut String) ->
         configs.push((r.config.clone(), s, lo, hi));
     }
     let _ = writeln!(body, "</table>");
+    if let Some(m) = manifest {
+        verdicts::control_section(m, &rows, body);
+    }
     // A ladder has its own plot, with fewer labels.
     if rows.iter().all(|r| r.budget == rows[0].budget) {
         figure(body, &chart(charts::scores(&configs))?);

@@ -3,6 +3,7 @@
 //! colours swapped, and the game-quality measures (docs/quality.md).
 
 use crate::{chart, charts, esc, figure, table_row, Result};
+use hoplite_formats::manifest::{control_holds, CONTROL_BAND, CONTROL_SCORE};
 use hoplite_formats::{Manifest, SummaryRow};
 use std::fmt::Write as _;
 
@@ -103,6 +104,39 @@ pub fn ladder_section(rows: &[SummaryRow], body: &mut String) -> Result<()> {
     let _ = writeln!(body, "</table>");
     figure(body, &chart(charts::ladder(&budgets, &series))?);
     Ok(())
+}
+
+/// The (player, budget) pairs at which a control of the run reads outside the known first-move
+/// advantage: the verdicts made there are suspect.
+pub fn control_failures(m: &Manifest, rows: &[SummaryRow]) -> Vec<(String, String)> {
+    rows.iter()
+        .filter(|r| m.controls.contains(&r.base) && !control_holds(r.white_score.0, r.ci95_low.0, r.ci95_high.0))
+        .map(|r| (r.player.clone(), r.budget.clone()))
+        .collect()
+}
+
+/// The control's reading at each budget, against White's known score in chess.
+pub fn control_section(m: &Manifest, rows: &[SummaryRow], body: &mut String) {
+    let controls: Vec<&SummaryRow> = rows.iter().filter(|r| m.controls.contains(&r.base)).collect();
+    if controls.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        body,
+        "<h2>Control</h2><p>Orthodox chess, played with the run's openings and budgets: at engine level \
+         White scores about {CONTROL_SCORE} (Bayeselo's first-move advantage). A budget whose control \
+         reads outside [{:.2}, {:.2}], or whose interval excludes {CONTROL_SCORE}, opens its games with a \
+         bias of its own: its verdicts (marked ⚠) are suspect.</p>\
+         <table><tr><th>control</th><th>White score [95% CI]</th><th>reading</th></tr>",
+        CONTROL_BAND.0, CONTROL_BAND.1
+    );
+    for r in controls {
+        let holds = control_holds(r.white_score.0, r.ci95_low.0, r.ci95_high.0);
+        let _ = write!(body, "<tr><td>{}</td>", esc(&r.config));
+        body.push_str(&cell(&Score::of(r)));
+        let _ = writeln!(body, "<td>{}</td></tr>", if holds { "holds" } else { "outside ⚠" });
+    }
+    let _ = writeln!(body, "</table>");
 }
 
 /// The players' verdicts side by side, when several played.

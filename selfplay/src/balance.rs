@@ -70,6 +70,14 @@ impl<T: Copy> OneOrMore<T> {
 #[derive(Default, Deserialize, Serialize)]
 pub struct ConfigEntry {
     pub name: String,
+    /// Another variant than the file's for this configuration (built-in name or file, relative
+    /// to the config file): the chess control beside a variant's configurations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    /// This configuration is the control: orthodox chess, unchanged, whose White score is known
+    /// (`CONTROL_SCORE`); the report marks the verdicts of every budget where it reads otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub control: bool,
     /// The armies exchange colours (the setup's colour mirror, the same side to move), so
     /// that the army that moved second moves first.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -83,12 +91,26 @@ pub struct ConfigEntry {
     pub overrides: toml::Table,
 }
 
+/// The variant of the control (`hoplite_formats::manifest::CONTROL_SCORE`: White's known score).
+pub const CONTROL_VARIANT: &str = "chess";
+
+/// The control configuration `--control` adds to a balance run.
+pub fn control_entry() -> ConfigEntry {
+    ConfigEntry {
+        name: "chess (control)".into(),
+        variant: Some(CONTROL_VARIANT.into()),
+        control: true,
+        ..Default::default()
+    }
+}
+
 /// A configuration: its name, its rules, and whether its armies are swapped (book positions
 /// are then swapped too).
 pub struct Config {
     pub name: String,
     pub variant: Arc<Variant>,
     pub swapped: bool,
+    pub control: bool,
     /// The pieces removed from the base setup (before any swap).
     pub imbalance: Option<Imbalance>,
 }
@@ -105,26 +127,44 @@ pub struct Balance {
 
 /// Reads a balance config and builds each configuration's variant.
 pub fn load(path: &Path) -> Result<Balance, RunError> {
+    load_with(path, false)
+}
+
+/// `load`, with the chess control appended (`--control`) unless the file has a control.
+pub fn load_with(path: &Path, control: bool) -> Result<Balance, RunError> {
     let label = path.display().to_string();
-    let text = std::fs::read_to_string(path)
+    let mut text = std::fs::read_to_string(path)
         .map_err(|e| RunError::Config { at: label.clone(), message: format!("cannot read balance config: {e}") })?;
-    let file: BalanceFile = toml::from_str(&text)
+    let mut file: BalanceFile = toml::from_str(&text)
         .map_err(|e| RunError::Config { at: toml_at(&label, &text, &e), message: e.message().to_string() })?;
+    if control && !file.configs.iter().any(|c| c.control) {
+        // Appended to the text too: run.toml records the configurations played.
+        let entry = toml::to_string(&BalanceFile { configs: vec![control_entry()], ..Default::default() })
+            .expect("a configuration is TOML");
+        text = format!("{text}\n# --control\n{}", entry.trim_start_matches("variant = \"\"\n"));
+        file.configs.push(control_entry());
+    }
     if file.configs.is_empty() {
         return Err(RunError::Config { at: label, message: "no [[configs]]".into() });
     }
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let base = if hoplite_core::variant::builtin_names().contains(&file.variant.as_str()) {
-        file.variant.clone()
-    } else {
-        dir.join(&file.variant).display().to_string()
+    let named = |v: &str| match hoplite_core::variant::builtin_names().contains(&v) {
+        true => v.to_string(),
+        false => dir.join(v).display().to_string(),
     };
-    let base_variant = Variant::from_toml(&label, &format!("extends = {base:?}\n"))?;
+    let base_variant = Variant::from_toml(&label, &format!("extends = {:?}\n", named(&file.variant)))?;
     let mut configs: Vec<Config> = Vec::new();
     for c in &file.configs {
         let bad = |message: String| RunError::Config { at: format!("{label}: config '{}'", c.name), message };
         if configs.iter().any(|k| k.name == c.name) {
             return Err(bad("named twice".into()));
+        }
+        let base = named(c.variant.as_ref().unwrap_or(&file.variant));
+        let unchanged = c.overrides.is_empty() && c.imbalance.is_none() && !c.swap_armies;
+        if c.control && !(base == CONTROL_VARIANT && unchanged) {
+            return Err(bad(format!(
+                "the control plays {CONTROL_VARIANT} unchanged: variant = \"{CONTROL_VARIANT}\" and nothing else"
+            )));
         }
         let build = |overrides: &toml::Table| -> Result<Arc<Variant>, RunError> {
             let overlay = toml::to_string(overrides).map_err(|e| bad(e.to_string()))?;
@@ -146,7 +186,7 @@ pub fn load(path: &Path) -> Result<Balance, RunError> {
             overrides.insert("setup".into(), toml::Value::String(swapped));
             variant = build(&overrides)?;
         }
-        configs.push(Config { name: c.name.clone(), variant, swapped: c.swap_armies, imbalance });
+        configs.push(Config { name: c.name.clone(), variant, swapped: c.swap_armies, control: c.control, imbalance });
     }
     Ok(Balance { file, text, dir, base: base_variant, configs })
 }
@@ -260,6 +300,7 @@ pub fn run(
     manifest.config = Some(b.text.clone());
     manifest.army_swaps =
         b.swaps().iter().map(|&(o, s)| (b.configs[o].name.clone(), b.configs[s].name.clone())).collect();
+    manifest.controls = b.configs.iter().filter(|c| c.control).map(|c| c.name.clone()).collect();
     let seats: Vec<(PlayerSpec, String)> = players.iter().flat_map(|p| opts.rungs(p)).collect();
     let rungs = seats.len() / players.len().max(1);
     let several = [b.configs.len() > 1, players.len() > 1, rungs > 1];
@@ -303,7 +344,6 @@ pub fn run(
         manifest,
         players: seats.iter().map(|(p, _)| p.clone()).collect(),
         configs: infos.clone(),
-        variant_name: first.name.clone(),
     };
     let mut plan = Configurations {
         balance: b,

@@ -89,6 +89,7 @@ impl RunOptions {
             engines: self.engines.clone(),
             ladder: self.ladder.clone(),
             army_swaps: Vec::new(),
+            controls: Vec::new(),
             players: players.iter().map(|p| p.record()).collect(),
         }
     }

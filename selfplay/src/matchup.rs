@@ -165,7 +165,6 @@ pub fn run(
         manifest,
         players: vec![a.clone(), b.clone()],
         configs: vec![ConfigInfo { label: config.clone(), base: config.clone(), ..Default::default() }],
-        variant_name: variant.name.clone(),
     };
     let openings = Openings::new(&variant, opts)?;
     let games = opts.games + opts.games % 2;

@@ -211,7 +211,6 @@ pub struct RunOutput {
     pgn: Option<BufWriter<File>>,
     timing: bool,
     evals: bool,
-    variant_name: String,
     /// Totals of everything written so far.
     pub tallies: Tallies,
 }
@@ -223,7 +222,6 @@ pub fn open(
     dir: &Path,
     manifest: &Manifest,
     resume: bool,
-    variant_name: &str,
     configs: &[ConfigInfo],
 ) -> Result<(RunOutput, Vec<GameRow>), RunError> {
     fs::create_dir_all(dir).map_err(|e| io(dir, "create output directory", e))?;
@@ -298,7 +296,6 @@ pub fn open(
         pgn,
         timing: manifest.timing,
         evals: manifest.evals,
-        variant_name: variant_name.to_string(),
         tallies: Tallies::from_rows(&rows, configs),
     };
     Ok((out, rows))
@@ -319,7 +316,7 @@ impl RunOutput {
         }
         let row = GameRow {
             game_id: rec.game_id,
-            variant: self.variant_name.clone(),
+            variant: rec.variant.name.clone(),
             config: rec.config.clone(),
             seed: rec.seed,
             white: rec.white.clone(),

@@ -120,30 +120,41 @@ impl Played {
         PlayedRecord { plies: self.plies, margin: self.margin, lines: self.lines, player: self.player.record() }
     }
 
+    /// The player's ranking of the moves of `pos` (reached by `line` from `start`), from a
+    /// fresh game.
+    pub fn rank(
+        &self,
+        player: &mut dyn Player,
+        pos: &Position,
+        start: &Position,
+        line: &[Move],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Vec<(Move, i32)>, PlayerError> {
+        player.new_game(start.variant())?;
+        player.scored_moves(Turn { position: pos, start, moves: line, clock: None, rng }, self.lines)
+    }
+
     /// The moves a ply may be: those scored within the margin of the best, in the player's order.
     pub fn near_best(&self, scored: &[(Move, i32)]) -> Vec<Move> {
         let best = scored.iter().map(|&(_, s)| s).max().unwrap_or(0);
         scored.iter().filter(|&&(_, s)| s >= best - self.margin).map(|&(m, _)| m).collect()
     }
 
-    /// One opening from `start`: `plies` moves, each drawn from the near-best moves. `None` if
-    /// the game ends on the way (the index tries again).
+    /// One opening from `start`: `plies` moves, each drawn from the near-best moves (`rank`).
+    /// `None` if the game ends on the way (the index tries again).
     pub fn line(
         &self,
         player: &mut dyn Player,
         start: &Position,
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<Move>>, PlayerError> {
-        player.new_game(start.variant())?;
         let mut pos = start.clone();
         let mut line = Vec::with_capacity(self.plies as usize);
         for _ in 0..self.plies {
             if pos.outcome().is_some() {
                 return Ok(None);
             }
-            let turn = Turn { position: &pos, start, moves: &line, clock: None, rng };
-            let scored = player.scored_moves(turn, self.lines)?;
-            let near = self.near_best(&scored);
+            let near = self.near_best(&self.rank(player, &pos, start, &line, rng)?);
             if near.is_empty() {
                 return Err(PlayerError::Setup(format!(
                     "it ranked no move of {} at its budget: give it more (--opening-nodes)",
@@ -261,4 +272,74 @@ fn end_position(variant: &Arc<Variant>, start: &str, line: &[String]) -> String 
         pos.make(pos.parse_uci(m).expect("a line the player made here"));
     }
     pos.to_fen().split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hoplite_formats::Budget;
+
+    fn played(nodes: u64, plies: u32, margin: i32) -> Played {
+        let player = PlayerSpec::Hoplite { name: "h".into(), budget: Budget::nodes(nodes), weights: None, hash_mb: 1 };
+        Played { player, plies, margin, lines: 8 }
+    }
+
+    /// Each ply of an opening is one of the moves the player ranks within the margin of its
+    /// best, ranking that ply's position afresh at the same budget: from the setups of chess
+    /// and Spartan chess and from a middlegame position.
+    #[test]
+    fn every_ply_is_within_the_margin_of_the_best_at_its_budget() {
+        let fixture = [
+            ("chess", None),
+            ("spartan", None),
+            ("chess", Some("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")),
+        ];
+        let p = played(3000, 6, 40);
+        for (name, fen) in fixture {
+            let v = Variant::builtin(name);
+            let start = Position::from_fen(&v, fen.unwrap_or(&v.setup)).unwrap();
+            let (mut player, mut checker) = (p.player.start(), p.player.start());
+            for seed in 0..4 {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let line = p.line(player.as_mut(), &start, &mut rng).unwrap().expect("the game goes on");
+                assert_eq!(line.len(), 6);
+                let mut pos = start.clone();
+                for (k, &m) in line.iter().enumerate() {
+                    let ranked = p.rank(checker.as_mut(), &pos, &start, &line[..k], &mut rng).unwrap();
+                    let best = ranked[0].1;
+                    let score = ranked.iter().find(|r| r.0 == m).map(|r| r.1);
+                    assert!(score.is_some_and(|s| s >= best - 40), "{name} ply {k}: {m:?} {score:?}, best {best}");
+                    pos.make(m);
+                }
+            }
+        }
+    }
+
+    /// A margin of zero leaves only the moves tied with the best, and a large one lets more in.
+    #[test]
+    fn the_margin_bounds_the_choice() {
+        let v = Variant::builtin("chess");
+        let start = Position::startpos(&v);
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let (narrow, wide) = (played(3000, 1, 0), played(3000, 1, 1000));
+        let ranked = narrow.rank(narrow.player.start().as_mut(), &start, &start, &[], &mut rng).unwrap();
+        assert_eq!(ranked.len(), 8, "eight moves ranked");
+        let tied = ranked.iter().filter(|r| r.1 == ranked[0].1).count();
+        assert_eq!(narrow.near_best(&ranked).len(), tied);
+        assert_eq!(wide.near_best(&ranked).len(), 8);
+    }
+
+    /// Openings end in distinct positions, and are the same on one thread and on three.
+    #[test]
+    fn openings_are_distinct_and_the_same_on_any_thread_count() {
+        let v = Variant::builtin("shatranj");
+        let setup: Arc<str> = v.setup.as_str().into();
+        // Two plies among near-best moves: few end positions, so index after index collides.
+        let p = played(800, 2, 30);
+        let make = |threads| p.distinct(&v, &|_| setup.clone(), 12, 7, threads, &mut |_, _| {}).unwrap();
+        let one = make(1);
+        assert_eq!(one, make(3));
+        let ends: HashSet<String> = one.iter().map(|l| end_position(&v, &setup, l)).collect();
+        assert_eq!(ends.len(), 12, "{one:?}");
+    }
 }

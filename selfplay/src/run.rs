@@ -103,8 +103,6 @@ pub struct Run {
     pub players: Vec<PlayerSpec>,
     /// Configurations in the order summary.csv lists them.
     pub configs: Vec<ConfigInfo>,
-    /// The variant games.csv names.
-    pub variant_name: String,
 }
 
 pub struct RunReport {
@@ -178,7 +176,7 @@ impl Run {
         mut progress: impl FnMut(&Progress),
     ) -> Result<RunReport, RunError> {
         let s = &self.settings;
-        let (mut out, previous) = output::open(&s.out, &self.manifest, s.resume, &self.variant_name, &self.configs)?;
+        let (mut out, previous) = output::open(&s.out, &self.manifest, s.resume, &self.configs)?;
         let done: BTreeSet<u64> = previous.iter().map(|r| r.game_id).collect();
         let mut tick = Tick::default();
         for row in &previous {

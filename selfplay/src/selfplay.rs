@@ -65,7 +65,6 @@ pub fn run(
         manifest,
         players: rungs.into_iter().map(|(p, _)| p).collect(),
         configs: infos.clone(),
-        variant_name: variant.name.clone(),
     };
     let configs = infos.iter().map(|c| c.label.as_str().into()).collect();
     let mut plan = Selfplay { variant, openings, configs, games: opts.games, seed: opts.seed };

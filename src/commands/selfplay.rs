@@ -5,7 +5,7 @@ use super::progress::Display;
 use super::CmdResult;
 use clap::Args;
 use hoplite_core::Variant;
-use hoplite_formats::manifest::{BookOrder, PlayerKind};
+use hoplite_formats::manifest::{control_holds, BookOrder, PlayerKind, CONTROL_SCORE};
 use hoplite_formats::Manifest;
 use hoplite_formats::{Budget, Clock};
 use hoplite_selfplay::game::Adjudication;
@@ -414,6 +414,10 @@ pub struct BalanceArgs {
     /// The budget per move, or a ladder (overrides the file's nodes and depth).
     #[command(flatten)]
     pub(crate) budget: BudgetArgs,
+    /// Also play the chess control, whose White score is known, at every budget: the report
+    /// marks the verdicts where it reads otherwise.
+    #[arg(long)]
+    pub(crate) control: bool,
     #[command(flatten)]
     pub(crate) run: RunArgs,
 }
@@ -428,7 +432,7 @@ pub(crate) fn balance_run(
     a: BalanceArgs,
     kind: &str,
 ) -> Result<(balance::Balance, PathBuf), Box<dyn std::error::Error>> {
-    let b = balance::load(&a.config)?;
+    let b = balance::load_with(&a.config, a.control)?;
     let f = &b.file;
     let default_out =
         format!("runs/{kind}-{}", a.config.file_stem().map_or("run".into(), |s| s.to_string_lossy().to_string()));
@@ -468,6 +472,18 @@ pub(crate) fn balance_run(
     let r = balance::run(&b, &players, &opts, |p| display.update(p))?;
     out!("{}", summary_table(&r.tallies));
     finish(&opts.out, &r, &display);
+    let controls: Vec<&str> = b.configs.iter().filter(|c| c.control).map(|c| c.name.as_str()).collect();
+    for (info, t) in r.tallies.list().into_iter().filter(|(i, _)| controls.contains(&i.base.as_str())) {
+        let (lo, hi) = t.wdl.score_interval();
+        if !control_holds(t.wdl.score(), lo, hi) {
+            eprintln!(
+                "warning: the control reads {:.3} [{lo:.3}, {hi:.3}] ({}): verdicts at that budget are suspect \
+                 (White's known score is {CONTROL_SCORE}; docs/balance.md)",
+                t.wdl.score(),
+                info.label
+            );
+        }
+    }
     Ok((b, opts.out))
 }
 

@@ -73,7 +73,10 @@ pub fn run(mut a: ValuesArgs) -> CmdResult {
             path
         }
     };
-    let (b, out) = balance_run(BalanceArgs { config: file, player: a.player, budget: a.budget, run: a.run }, "values")?;
+    let (b, out) = balance_run(
+        BalanceArgs { config: file, player: a.player, budget: a.budget, control: false, run: a.run },
+        "values",
+    )?;
     let rows: Vec<SummaryRow> = csvfile::read(&out.join(SUMMARY))?;
     let table = values(&b, &rows, &texel(&b.base))?;
     csvfile::write(&out.join(VALUES), &table)?;
