@@ -6,7 +6,7 @@ use crate::balance::{Balance, BalanceFile, ConfigEntry, OneOrMore};
 use crate::imbalance::Imbalance;
 use hoplite_core::{Variant, BLACK, WHITE};
 use hoplite_formats::{Decimal, SummaryRow, ValueRow};
-use hoplite_tuner::playtest::{fit, Observation};
+use hoplite_tuner::playtest::{fit, game_variance_at, Fit, More, Observation};
 
 /// The pieces a side's setup has (by type, in type order).
 fn army(variant: &Variant, side: usize) -> Vec<usize> {
@@ -26,7 +26,7 @@ fn armies_differ(variant: &Variant) -> bool {
     army(variant, WHITE) != army(variant, BLACK)
 }
 
-/// The imbalances played by default: one and two pawns' odds (the scale); each piece's
+/// The imbalances played by default: one, two and three pawns' odds (the scale); each piece's
 /// odds given by its army (pieces of both armies once, from White; a royal piece only where a
 /// side has two, and the other army's pawn where it differs); and each piece against the other
 /// army's next cheaper piece (by the variant's values), so that a strong piece is also
@@ -54,7 +54,9 @@ pub fn default_imbalances(variant: &Variant) -> Result<Vec<String>, String> {
         WHITE => format!("{mine}:{theirs}"),
         _ => format!("{theirs}:{mine}"),
     };
-    let mut out = vec![format!("{}:", letter(pawn)), format!("{}{}:", letter(pawn), letter(pawn))];
+    // A ladder of pawn odds, fitted together, sets the scale.
+    let pawns = variant.start_counts[WHITE][pawn].min(3) as usize;
+    let mut out: Vec<String> = (1..=pawns).map(|k| format!("{}:", letter(pawn).repeat(k))).collect();
     if armies_differ(variant) {
         out.push(":".into());
     }
@@ -109,7 +111,6 @@ pub fn balance_file(variant: &str, imbalances: &[String], games: u64, nodes: &[u
         variant: variant.into(),
         games: Some(games),
         nodes: Some(OneOrMore::More(nodes.to_vec())),
-        random_plies: Some(8),
         seed: Some(seed),
         max_plies: Some(300),
         configs,
@@ -167,13 +168,38 @@ fn unknowns(variant: &Variant, imbalances: &[Imbalance]) -> Vec<Unknown> {
     out
 }
 
-/// The values each (player, budget) of a run's summary gives, with `texel` values (by letter)
-/// beside them.
-pub fn values(b: &Balance, rows: &[SummaryRow], texel: &[(char, f64)]) -> Result<Vec<ValueRow>, String> {
+/// One (player, budget)'s fit of a run's summary.
+struct Fitted {
+    unknowns: Vec<Unknown>,
+    /// The scale pawn's place among the unknowns.
+    pawn: usize,
+    /// Per imbalance played (not swapped), its configuration and its games (both colours).
+    observed: Vec<(usize, Observation)>,
+    /// Games per unknown: those of the imbalances it has a coefficient in.
+    games: Vec<u64>,
+    fit: Fit,
+}
+
+/// The (player, budget) pairs of a run's rows, in order of first appearance.
+fn keys(rows: &[SummaryRow]) -> Vec<(String, String)> {
+    let mut keys: Vec<(String, String)> = Vec::new();
+    for r in rows {
+        if !keys.contains(&(r.player.clone(), r.budget.clone())) {
+            keys.push((r.player.clone(), r.budget.clone()));
+        }
+    }
+    keys
+}
+
+fn imbalance_of(c: &crate::balance::Config) -> Imbalance {
+    c.imbalance.clone().unwrap_or(Imbalance { removed: [vec![], vec![]] })
+}
+
+/// Fits the imbalances' results of one (player, budget).
+fn fitted(b: &Balance, rows: &[SummaryRow], player: &str, budget: &str) -> Result<Fitted, String> {
     let variant = &b.base;
-    let base = |c: &crate::balance::Config| c.imbalance.clone().unwrap_or(Imbalance { removed: [vec![], vec![]] });
     let pawn = scale_pawn(variant).ok_or("White has no pawn to set the scale")?;
-    let all: Vec<Imbalance> = b.configs.iter().map(base).collect();
+    let all: Vec<Imbalance> = b.configs.iter().map(imbalance_of).collect();
     let unknowns = unknowns(variant, &all);
     let Some(p) = unknowns.iter().position(|&u| u == Unknown::Piece(pawn)) else {
         return Err(format!(
@@ -181,36 +207,39 @@ pub fn values(b: &Balance, rows: &[SummaryRow], texel: &[(char, f64)]) -> Result
             variant.pieces[pawn].letter
         ));
     };
-    let mut keys: Vec<(String, String)> = Vec::new();
-    for r in rows {
-        if !keys.contains(&(r.player.clone(), r.budget.clone())) {
-            keys.push((r.player.clone(), r.budget.clone()));
+    let row = |name: &str| rows.iter().find(|r| r.base == name && r.player == player && r.budget == budget);
+    let mut observed = Vec::new();
+    let mut games = vec![0u64; unknowns.len()];
+    for (k, c) in b.configs.iter().enumerate().filter(|(_, c)| !c.swapped) {
+        let Some(r) = row(&c.name) else { continue };
+        // The rules' White army's results: as White here, as Black in the swapped games.
+        let (mut wins, mut draws, mut losses) = (r.white_wins, r.draws, r.black_wins);
+        if let Some(&(_, s)) = b.swaps().iter().find(|(o, _)| *o == k) {
+            if let Some(w) = row(&b.configs[s].name) {
+                (wins, draws, losses) = (wins + w.black_wins, draws + w.draws, losses + w.white_wins);
+            }
         }
+        let coef: Vec<f64> = unknowns.iter().map(|u| u.coef(variant, &all[k])).collect();
+        for (g, &x) in games.iter_mut().zip(&coef) {
+            if x != 0.0 {
+                *g += wins + draws + losses;
+            }
+        }
+        observed.push((k, Observation { coef, wins, draws, losses }));
     }
+    let obs: Vec<Observation> = observed.iter().map(|(_, o)| o.clone()).collect();
+    let fit = fit(&obs, unknowns.len())?;
+    Ok(Fitted { unknowns, pawn: p, observed, games, fit })
+}
+
+/// The values each (player, budget) of a run's summary gives, with `texel` values (by letter)
+/// beside them.
+pub fn values(b: &Balance, rows: &[SummaryRow], texel: &[(char, f64)]) -> Result<Vec<ValueRow>, String> {
+    let variant = &b.base;
     let mut out = Vec::new();
-    for (player, budget) in keys {
-        let row = |name: &str| rows.iter().find(|r| r.base == name && r.player == player && r.budget == budget);
-        let mut obs = Vec::new();
-        let mut games = vec![0u64; unknowns.len()];
-        for (k, c) in b.configs.iter().enumerate().filter(|(_, c)| !c.swapped) {
-            let Some(r) = row(&c.name) else { continue };
-            // The rules' White army's results: as White here, as Black in the swapped games.
-            let (mut wins, mut draws, mut losses) = (r.white_wins, r.draws, r.black_wins);
-            if let Some(&(_, s)) = b.swaps().iter().find(|(o, _)| *o == k) {
-                if let Some(w) = row(&b.configs[s].name) {
-                    (wins, draws, losses) = (wins + w.black_wins, draws + w.draws, losses + w.white_wins);
-                }
-            }
-            let coef: Vec<f64> = unknowns.iter().map(|u| u.coef(variant, &all[k])).collect();
-            for (g, &x) in games.iter_mut().zip(&coef) {
-                if x != 0.0 {
-                    *g += wins + draws + losses;
-                }
-            }
-            obs.push(Observation { coef, wins, draws, losses });
-        }
-        let f = fit(&obs, unknowns.len())?;
-        for (j, &u) in unknowns.iter().enumerate() {
+    for (player, budget) in keys(rows) {
+        let f = fitted(b, rows, &player, &budget)?;
+        for (j, &u) in f.unknowns.iter().enumerate() {
             let (letter, name, texel) = match u {
                 Unknown::Piece(t) => {
                     let piece = &variant.pieces[t];
@@ -223,7 +252,7 @@ pub fn values(b: &Balance, rows: &[SummaryRow], texel: &[(char, f64)]) -> Result
                 }
                 Unknown::Army => continue,
             };
-            let v = f.in_pawns(j, p);
+            let v = f.fit.in_pawns(j, f.pawn);
             out.push(ValueRow {
                 player: player.clone(),
                 budget: budget.clone(),
@@ -232,12 +261,188 @@ pub fn values(b: &Balance, rows: &[SummaryRow], texel: &[(char, f64)]) -> Result
                 pawns: Decimal::rounded(v.pawns),
                 ci95_low: Decimal::rounded(v.low),
                 ci95_high: Decimal::rounded(v.high),
-                games: games[j],
+                games: f.games[j],
                 texel,
             });
         }
     }
     Ok(out)
+}
+
+/// A value wanted to a precision: a piece's letter and the half-width its 95% interval may
+/// have, in pawns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Target {
+    pub letter: char,
+    pub half: f64,
+}
+
+/// Reads targets, `n:0.5,b:0.5,r:1` (letters of the variant's pieces).
+pub fn parse_targets(variant: &Variant, spec: &str) -> Result<Vec<Target>, String> {
+    spec.split(',')
+        .map(|t| {
+            let bad = || format!("--until '{t}': expected LETTER:PAWNS, as n:0.5");
+            let (l, h) = t.trim().split_once(':').ok_or_else(bad)?;
+            let letter = l.chars().next().filter(|_| l.chars().count() == 1).ok_or_else(bad)?.to_ascii_lowercase();
+            variant
+                .piece_index(letter)
+                .ok_or_else(|| format!("--until '{t}': '{letter}' is not a piece of {}", variant.name))?;
+            let half: f64 = h.parse().ok().filter(|h: &f64| *h > 0.0).ok_or_else(bad)?;
+            Ok(Target { letter, half })
+        })
+        .collect()
+}
+
+/// Where the targets stand: each target's value (letter, value) and whether every one is met.
+pub fn targets_met(b: &Balance, rows: &[SummaryRow], targets: &[Target]) -> Result<bool, String> {
+    let (player, budget) = keys(rows).into_iter().next().ok_or("no games yet")?;
+    let f = fitted(b, rows, &player, &budget)?;
+    let idx = target_indices(&b.base, &f, targets)?;
+    Ok(idx.iter().zip(targets).all(|(&j, t)| {
+        let v = f.fit.in_pawns(j, f.pawn);
+        (v.high - v.low) / 2.0 <= t.half
+    }))
+}
+
+fn target_indices(variant: &Variant, f: &Fitted, targets: &[Target]) -> Result<Vec<usize>, String> {
+    targets
+        .iter()
+        .map(|t| {
+            let ty = variant.piece_index(t.letter).expect("checked by parse_targets");
+            f.unknowns
+                .iter()
+                .position(|&u| u == Unknown::Piece(ty))
+                .ok_or_else(|| format!("'{}' has no games: add an imbalance that removes it", t.letter))
+        })
+        .collect()
+}
+
+/// Exchanges near equality for the piece of type `t` of side `side`: a few pieces of the other
+/// army (pawns included) worth about as much by the present values (`worth`, pawns), as
+/// imbalance specs. Near equality the score is most sensitive to material, and the value in
+/// pawns hardly depends on the scale's own error.
+fn near_equal(variant: &Variant, t: usize, side: usize, worth: &dyn Fn(usize) -> Option<f64>) -> Vec<String> {
+    let Some(target) = worth(t) else { return Vec::new() };
+    let other = 1 - side;
+    let items: Vec<(usize, f64, u8)> = army(variant, other)
+        .into_iter()
+        .filter(|&u| !variant.pieces[u].royal)
+        .filter_map(|u| worth(u).map(|w| (u, w, variant.start_counts[other][u])))
+        .collect();
+    // Multisets of at most four pieces, by how far from the target and then how few.
+    let mut found: Vec<(f64, usize, Vec<usize>)> = Vec::new();
+    let mut pick = vec![0u8; items.len()];
+    fn walk(
+        i: usize,
+        left: usize,
+        items: &[(usize, f64, u8)],
+        pick: &mut Vec<u8>,
+        target: f64,
+        found: &mut Vec<(f64, usize, Vec<usize>)>,
+    ) {
+        if i == items.len() {
+            let n: usize = pick.iter().map(|&k| k as usize).sum();
+            let total: f64 = pick.iter().zip(items).map(|(&k, it)| k as f64 * it.1).sum();
+            if n > 0 && (total - target).abs() <= 0.75 {
+                let list = pick.iter().zip(items).flat_map(|(&k, it)| std::iter::repeat_n(it.0, k as usize)).collect();
+                found.push(((total - target).abs(), n, list));
+            }
+            return;
+        }
+        for k in 0..=(items[i].2 as usize).min(left) {
+            pick[i] = k as u8;
+            walk(i + 1, left - k, items, pick, target, found);
+        }
+        pick[i] = 0;
+    }
+    walk(0, 4, &items, &mut pick, target, &mut found);
+    found.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let letters = |l: &[usize]| l.iter().map(|&u| variant.pieces[u].letter).collect::<String>();
+    let mine = variant.pieces[t].letter.to_string();
+    found
+        .into_iter()
+        .take(2)
+        .map(|(_, _, l)| match side {
+            WHITE => format!("{mine}:{}", letters(&l)),
+            _ => format!("{}:{mine}", letters(&l)),
+        })
+        .collect()
+}
+
+/// The imbalances the next round of games plays, one per batch of `batch` games (both
+/// colours): each pick is the imbalance, played or new and not picked yet, whose games would
+/// most narrow the interval farthest from its target (relative to the target), the picks
+/// before it counted.
+/// New candidates are near-equal exchanges for each target piece (`near_equal`).
+pub fn next_round(
+    b: &Balance,
+    rows: &[SummaryRow],
+    targets: &[Target],
+    batch: u64,
+    picks: usize,
+) -> Result<Vec<String>, String> {
+    let variant = &b.base;
+    let (player, budget) = keys(rows).into_iter().next().ok_or("no games yet")?;
+    let f = fitted(b, rows, &player, &budget)?;
+    let idx = target_indices(variant, &f, targets)?;
+    let draws = {
+        let (d, n) = f.observed.iter().fold((0, 0), |(d, n), (_, o)| (d + o.draws, n + o.wins + o.draws + o.losses));
+        d as f64 / n.max(1) as f64
+    };
+    // The candidates: (spec, coefficients, one game's logit variance).
+    let mut candidates: Vec<(String, Vec<f64>, f64)> = Vec::new();
+    for (k, o) in &f.observed {
+        if let Some(v) = o.game_variance() {
+            candidates.push((b.file.configs[*k].imbalance.clone().unwrap_or_default(), o.coef.clone(), v));
+        }
+    }
+    let worth = |t: usize| -> Option<f64> {
+        let j = f.unknowns.iter().position(|&u| u == Unknown::Piece(t))?;
+        Some(f.fit.in_pawns(j, f.pawn).pawns)
+    };
+    for (t, side) in targets.iter().map(|t| variant.piece_index(t.letter).expect("checked")).flat_map(|t| {
+        let sides = [WHITE, BLACK].into_iter().filter(move |&s| variant.start_counts[s][t] > 0);
+        sides.take(1).map(move |s| (t, s))
+    }) {
+        for spec in near_equal(variant, t, side, &worth) {
+            if candidates.iter().any(|c| c.0 == spec) {
+                continue;
+            }
+            let Ok(i) = Imbalance::parse(variant, &spec) else { continue };
+            let coef: Vec<f64> = f.unknowns.iter().map(|u| u.coef(variant, &i)).collect();
+            // Only pieces already valued: a new unknown would need games of its own.
+            let covered =
+                (0..variant.pieces.len()).all(|ty| i.balance_of(ty) == 0.0 || f.unknowns.contains(&Unknown::Piece(ty)));
+            if covered {
+                let v = game_variance_at(f.fit.score_of(&coef), draws);
+                candidates.push((spec, coef, v));
+            }
+        }
+    }
+    let worst = |more: &[More]| -> f64 {
+        f.fit.with_more(more, &idx, f.pawn).map_or(f64::INFINITY, |values| {
+            values.iter().zip(targets).map(|(v, t)| (v.high - v.low) / 2.0 / t.half).fold(0.0, f64::max)
+        })
+    };
+    let mut more: Vec<More> = Vec::new();
+    let mut chosen = Vec::new();
+    for _ in 0..picks {
+        // A round plays an imbalance once: the next pick is another.
+        let best = candidates
+            .iter()
+            .enumerate()
+            .map(|(k, (_, coef, v))| {
+                let mut with = more.clone();
+                with.push(More { coef: coef.clone(), weight: batch as f64 / v });
+                (worst(&with), k)
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        let Some((_, k)) = best else { break };
+        let (spec, coef, v) = candidates.remove(k);
+        more.push(More { coef, weight: batch as f64 / v });
+        chosen.push(spec);
+    }
+    Ok(chosen)
 }
 
 #[cfg(test)]
@@ -257,12 +462,12 @@ mod tests {
         let chess = Variant::builtin("chess");
         assert_eq!(
             default_imbalances(&chess).unwrap(),
-            ["p:", "pp:", "n:", "b:", "r:", "q:", "b:n", "r:b", "q:r", "bb:", "bb:nn"]
+            ["p:", "pp:", "ppp:", "n:", "b:", "r:", "q:", "b:n", "r:b", "q:r", "bb:", "bb:nn"]
         );
         let spartan = Variant::builtin("spartan");
         let s = default_imbalances(&spartan).unwrap();
         // The scale, the armies' difference, each army's pieces (a Spartan king: there are two).
-        assert_eq!(s[..3], ["p:", "pp:", ":"]);
+        assert_eq!(s[..4], ["p:", "pp:", "ppp:", ":"]);
         for p in [":h", ":k", ":g", ":w", "q:"] {
             assert!(s.contains(&p.to_string()), "{p} in {s:?}");
         }
@@ -357,5 +562,27 @@ mod tests {
         assert!(n.ci95_low.0 < 3.0 && n.ci95_high.0 > 3.0);
         let p = v.iter().find(|r| r.letter == "p").unwrap();
         assert_eq!((p.pawns.0, p.games), (1.0, 598));
+    }
+
+    /// With a knight valued at 3 pawns from its odds games, the next games that narrow its
+    /// interval most are the knight against three pawns: near equality, and nearly free of the
+    /// scale's error.
+    #[test]
+    fn the_next_round_plays_the_knight_against_three_pawns() {
+        let b = load("design", &balance_file("chess", &["p:".into(), "pp:".into(), "n:".into()], 2, &[100], 1));
+        let rows = [
+            row("p:", 50, 1, 99),
+            row("p: swapped", 100, 0, 49),
+            row("pp:", 30, 1, 119),
+            row("pp: swapped", 120, 0, 29),
+            row("n:", 20, 1, 159),
+            row("n: swapped", 160, 0, 19),
+        ];
+        let targets = parse_targets(&b.base, "n:0.5").unwrap();
+        assert!(!targets_met(&b, &rows, &targets).unwrap());
+        assert!(targets_met(&b, &rows, &parse_targets(&b.base, "n:5").unwrap()).unwrap());
+        let picks = next_round(&b, &rows, &targets, 100, 2).unwrap();
+        assert_eq!(picks[0], "n:ppp", "{picks:?}");
+        assert!(parse_targets(&b.base, "x:1").is_err() && parse_targets(&b.base, "n:-1").is_err());
     }
 }

@@ -4,10 +4,11 @@ use super::selfplay::{balance_run, BalanceArgs, BudgetArgs, RunArgs};
 use super::CmdResult;
 use clap::Args;
 use hoplite_core::Variant;
-use hoplite_formats::{csvfile, SummaryRow, SUMMARY, VALUES};
+use hoplite_formats::{csvfile, SummaryRow, ValueRow, SUMMARY, VALUES};
 use hoplite_search::eval::{Weights, MATERIAL};
-use hoplite_selfplay::values::{balance_file, default_imbalances, values};
-use std::path::PathBuf;
+use hoplite_selfplay::balance;
+use hoplite_selfplay::values::{balance_file, default_imbalances, next_round, parse_targets, targets_met, values};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The Texel-tuned material of the built-in variants (data/piece-values/), shown beside.
@@ -46,11 +47,28 @@ pub struct ValuesArgs {
     /// The budget per move, or a ladder: a value at each rung (default 1,000 nodes).
     #[command(flatten)]
     budget: BudgetArgs,
+    /// Play on in rounds until each named piece's 95% interval is this narrow (`n:0.5,b:0.5`,
+    /// half-widths in pawns): each round gives its games to the imbalances, played or new
+    /// near-equal exchanges, that narrow the widest interval most (docs/values.md).
+    #[arg(long)]
+    until: Option<String>,
+    /// Games (both colours) an imbalance is given in a later round.
+    #[arg(long, default_value_t = 100)]
+    batch: u64,
+    /// Imbalances a later round plays.
+    #[arg(long, default_value_t = 4)]
+    picks: usize,
+    /// Stop the rounds after this many games in all, targets met or not.
+    #[arg(long, default_value_t = 20_000)]
+    max_games: u64,
     #[command(flatten)]
     run: RunArgs,
 }
 
 pub fn run(mut a: ValuesArgs) -> CmdResult {
+    if a.until.is_some() {
+        return rounds(a);
+    }
     let file = match a.file.take() {
         Some(f) => f,
         None => {
@@ -66,11 +84,8 @@ pub fn run(mut a: ValuesArgs) -> CmdResult {
             let nodes = if a.budget.nodes.is_empty() { vec![1000] } else { a.budget.nodes.clone() };
             let text =
                 balance_file(&a.variant, &imbalances, a.run.games.unwrap_or(200), &nodes, a.run.seed.unwrap_or(1));
-            std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-            let path = out.join("values.toml");
-            std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-            a.run.out = Some(out);
-            path
+            a.run.out = Some(out.clone());
+            write_file(&out.join("values.toml"), &text)?
         }
     };
     let (b, out) = balance_run(
@@ -79,15 +94,118 @@ pub fn run(mut a: ValuesArgs) -> CmdResult {
     )?;
     let rows: Vec<SummaryRow> = csvfile::read(&out.join(SUMMARY))?;
     let table = values(&b, &rows, &texel(&b.base))?;
-    csvfile::write(&out.join(VALUES), &table)?;
+    finish(&out, &table)
+}
+
+/// Writes `text` to `path` (its folder made), and returns the path.
+fn write_file(path: &Path, text: &str) -> Result<PathBuf, Box<dyn std::error::Error>> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path.to_path_buf())
+}
+
+/// Writes values.csv and prints the table.
+fn finish(out: &Path, table: &[ValueRow]) -> CmdResult {
+    csvfile::write(&out.join(VALUES), table)?;
     outln!("\n{:<14} {:<6} {:<18} {:>22} {:>7} {:>7}", "piece", "letter", "budget", "pawns (95% CI)", "texel", "games");
-    for r in &table {
+    for r in table {
         let texel = r.texel.map_or("".into(), |t| t.to_string());
         let value = format!("{} [{}, {}]", r.pawns, r.ci95_low, r.ci95_high);
         outln!("{:<14} {:<6} {:<18} {:>22} {:>7} {:>7}", r.name, r.letter, r.budget, value, texel, r.games);
     }
     eprintln!("values in {}", out.join(VALUES).display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Rounds until the targets are met: round 1 plays the imbalances (the defaults or the given
+/// ones) in DIR/round-1, each later round the imbalances `next_round` picks, with its own seed;
+/// the values come from every round's games together (DIR/values.toml lists the imbalances).
+fn rounds(a: ValuesArgs) -> CmdResult {
+    let variant = super::load_variant(&a.variant)?;
+    if a.file.is_some() {
+        return Err("--until plays rounds of its own imbalances: give --variant (and --imbalances), not a file".into());
+    }
+    let targets = parse_targets(&variant, a.until.as_deref().unwrap_or_default())?;
+    let budgets = a.budget.budget().map_err(|_| "--until values one budget: give one --nodes")?;
+    let nodes = vec![budgets.nodes.unwrap_or(1000)];
+    if a.player.len() > 1 {
+        return Err("--until values the pieces by one player".into());
+    }
+    let out = a.run.out.clone().unwrap_or_else(|| PathBuf::from(format!("runs/values-{}", variant.name)));
+    let seed = a.run.seed.unwrap_or(1);
+    let mut picks = match a.imbalances.as_slice() {
+        [] => default_imbalances(&variant)?,
+        given => given.to_vec(),
+    };
+    let mut games = a.run.games.unwrap_or(200);
+    // Every imbalance played so far, and each round's rows.
+    let mut played: Vec<String> = Vec::new();
+    let mut rows: Vec<SummaryRow> = Vec::new();
+    for round in 1.. {
+        let dir = out.join(format!("round-{round}"));
+        let text = balance_file(&a.variant, &picks, games, &nodes, seed + round - 1);
+        let file = write_file(&dir.join("values.toml"), &text)?;
+        let mut run = a.run.clone();
+        (run.out, run.games, run.seed) = (Some(dir.clone()), None, None);
+        let args =
+            BalanceArgs { config: file, player: a.player.clone(), budget: a.budget.clone(), control: false, run };
+        let (_, dir) = balance_run(args, "values")?;
+        rows.extend(csvfile::read::<SummaryRow>(&dir.join(SUMMARY))?);
+        for p in &picks {
+            if !played.contains(p) {
+                played.push(p.clone());
+            }
+        }
+        let all = write_file(&out.join("values.toml"), &balance_file(&a.variant, &played, games, &nodes, seed))?;
+        let b = balance::load(&all)?;
+        let summed = summed(&rows);
+        let total: u64 = summed.iter().map(|r| r.games).sum();
+        let table = values(&b, &summed, &texel(&b.base))?;
+        let widths: Vec<String> = targets
+            .iter()
+            .filter_map(|t| {
+                let r = table.iter().find(|r| r.letter == t.letter.to_string())?;
+                Some(format!("{} ±{:.2} (≤ {})", t.letter, (r.ci95_high.0 - r.ci95_low.0) / 2.0, t.half))
+            })
+            .collect();
+        eprintln!("round {round}: {total} games in all; {}", widths.join(", "));
+        if targets_met(&b, &summed, &targets)? || total >= a.max_games {
+            return finish(&out, &table);
+        }
+        picks = next_round(&b, &summed, &targets, a.batch, a.picks)?;
+        games = a.batch.div_ceil(2);
+        eprintln!("round {}: {}", round + 1, picks.join(", "));
+    }
+    unreachable!("the rounds end by returning")
+}
+
+/// Rows of the same configuration, player and budget from several rounds, added up.
+fn summed(rows: &[SummaryRow]) -> Vec<SummaryRow> {
+    let mut out: Vec<SummaryRow> = Vec::new();
+    for r in rows {
+        match out.iter_mut().find(|o| o.base == r.base && o.player == r.player && o.budget == r.budget) {
+            Some(o) => {
+                o.white_wins += r.white_wins;
+                o.draws += r.draws;
+                o.black_wins += r.black_wins;
+                o.games += r.games;
+            }
+            None => out.push(SummaryRow {
+                config: r.config.clone(),
+                base: r.base.clone(),
+                player: r.player.clone(),
+                budget: r.budget.clone(),
+                white_wins: r.white_wins,
+                draws: r.draws,
+                black_wins: r.black_wins,
+                games: r.games,
+                ..Default::default()
+            }),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -41,33 +41,72 @@ impl Observation {
     }
 }
 
-/// The fitted worths in logit units and their covariance.
+/// The fitted worths in logit units and their covariance, and the fit's information matrix
+/// (what more games add to: `with_more`).
 #[derive(Clone, Debug)]
 pub struct Fit {
     pub u: Vec<f64>,
     /// Row-major, unknowns × unknowns.
     pub cov: Vec<f64>,
+    information: Vec<f64>,
+}
+
+/// Games an imbalance may be given more: its coefficients, and how many games over the
+/// variance of one game's logit (`Observation::game_variance`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct More {
+    pub coef: Vec<f64>,
+    pub weight: f64,
 }
 
 /// Weighted least squares of the observations' logits on their coefficients.
 pub fn fit(obs: &[Observation], unknowns: usize) -> Result<Fit, String> {
     let p = unknowns;
-    let (mut ata, mut atb) = (vec![0.0; p * p], vec![0.0; p]);
+    let (mut information, mut atb) = (vec![0.0; p * p], vec![0.0; p]);
     for o in obs {
         let Some((l, var)) = o.logit() else { continue };
-        let w = 1.0 / var;
-        for i in 0..p {
-            atb[i] += w * o.coef[i] * l;
-            for j in 0..p {
-                ata[i * p + j] += w * o.coef[i] * o.coef[j];
-            }
+        add(&mut information, &o.coef, 1.0 / var);
+        for (b, c) in atb.iter_mut().zip(&o.coef) {
+            *b += c * l / var;
         }
     }
-    let cov = invert(&ata, p)
-        .filter(|_| (0..p).all(|i| ata[i * p + i] > 1e-18))
+    let cov = covariance(&information)
         .ok_or("the imbalances do not determine every value: each piece and the pawn need games of their own")?;
     let u = (0..p).map(|i| (0..p).map(|j| cov[i * p + j] * atb[j]).sum()).collect();
-    Ok(Fit { u, cov })
+    Ok(Fit { u, cov, information })
+}
+
+/// `m += w · x xᵀ`.
+fn add(m: &mut [f64], x: &[f64], w: f64) {
+    let p = x.len();
+    for i in 0..p {
+        for j in 0..p {
+            m[i * p + j] += w * x[i] * x[j];
+        }
+    }
+}
+
+/// The inverse of an information matrix, if every unknown is determined.
+fn covariance(information: &[f64]) -> Option<Vec<f64>> {
+    let p = (information.len() as f64).sqrt() as usize;
+    invert(information, p).filter(|_| (0..p).all(|i| information[i * p + i] > 1e-18))
+}
+
+impl Observation {
+    /// The variance of one game's logit of this imbalance (its games' logit variance times
+    /// their number).
+    pub fn game_variance(&self) -> Option<f64> {
+        let n = (self.wins + self.draws + self.losses) as f64;
+        self.logit().map(|(_, var)| var * n)
+    }
+}
+
+/// The variance of one game's logit where the score is `s` and a share `draws` of games is
+/// drawn (the delta method, as for an observation).
+pub fn game_variance_at(s: f64, draws: f64) -> f64 {
+    let s = s.clamp(0.02, 0.98);
+    let game_var = (s * (1.0 - s) - draws / 4.0).max(0.05);
+    game_var / (s * (1.0 - s)).powi(2)
 }
 
 /// A value in pawns with its 95% interval.
@@ -82,13 +121,33 @@ impl Fit {
     /// Unknown `i` in units of unknown `pawn`, its 95% interval by the delta method (the
     /// scale's own error included).
     pub fn in_pawns(&self, i: usize, pawn: usize) -> Value {
+        self.in_pawns_with(&self.cov, i, pawn)
+    }
+
+    fn in_pawns_with(&self, cov: &[f64], i: usize, pawn: usize) -> Value {
         let p = self.u.len();
         let (ui, up) = (self.u[i], self.u[pawn]);
         let v = ui / up;
-        let var =
-            (self.cov[i * p + i] - 2.0 * v * self.cov[i * p + pawn] + v * v * self.cov[pawn * p + pawn]) / (up * up);
+        let var = (cov[i * p + i] - 2.0 * v * cov[i * p + pawn] + v * v * cov[pawn * p + pawn]) / (up * up);
         let half = 1.96 * var.max(0.0).sqrt();
         Value { pawns: v, low: v - half, high: v + half }
+    }
+
+    /// The values in pawns of `targets` (as `in_pawns`) if `more` games were played, taking
+    /// the worths to stay as they are: what a design of the next games looks at.
+    pub fn with_more(&self, more: &[More], targets: &[usize], pawn: usize) -> Option<Vec<Value>> {
+        let mut information = self.information.clone();
+        for m in more {
+            add(&mut information, &m.coef, m.weight);
+        }
+        let cov = covariance(&information)?;
+        Some(targets.iter().map(|&i| self.in_pawns_with(&cov, i, pawn)).collect())
+    }
+
+    /// The predicted score of an imbalance with these coefficients.
+    pub fn score_of(&self, coef: &[f64]) -> f64 {
+        let logit: f64 = coef.iter().zip(&self.u).map(|(c, u)| c * u).sum();
+        1.0 / (1.0 + (-logit).exp())
     }
 }
 
