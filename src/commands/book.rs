@@ -94,11 +94,14 @@ pub fn run(a: BookArgs) -> CmdResult {
                 margin: a.margin.or(variant.opening_margin).unwrap_or(played::DEFAULT_MARGIN),
                 lines: a.lines.unwrap_or(played::DEFAULT_LINES).max(1),
             };
+            let mut tried = 0;
             let book = played_book(&variant, &played, a.games, a.seed, threads, &mut |made, wanted| {
+                tried = made;
                 eprint!("\r{made}/{wanted} openings played");
             })?;
+            // Openings that ended where one before them did were played again.
             let summary = format!(
-                "{} positions played {} plies among moves within {} cp of the best",
+                "{} positions played {} plies among moves within {} cp of the best ({tried} openings tried)",
                 book.len(),
                 played.plies,
                 played.margin
