@@ -63,6 +63,7 @@
 //!   Elo in chess and Sultan's Game.)
 
 use crate::error::WeightsError;
+use crate::score::MATE_BOUND;
 use hoplite_core::spec::{line_of, toml_at};
 use hoplite_core::variant::MAX_TYPES;
 use hoplite_core::{Bitboard, Position, Variant, WHITE};
@@ -794,7 +795,7 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
         eg += amount as i64 * w.values[e] as i64;
     });
     let phase = w.phase_of(material) as i64;
-    let limit = (crate::search::MATE_BOUND - 1) as i64;
+    let limit = (MATE_BOUND - 1) as i64;
     let score = ((mg * phase + eg * (PHASE as i64 - phase)) / PHASE as i64).clamp(-limit, limit) as i32;
     if pos.side_to_move() == WHITE {
         score
@@ -1155,7 +1156,7 @@ mod tests {
         let p = v.piece_index('p').unwrap();
         w.set(MATERIAL, p, i32::MAX);
         let up = Position::from_fen(&v, "4k3/8/8/8/8/8/PPPPPPPP/4K3 w - - 0 1").unwrap();
-        assert_eq!(evaluate(&up, &w), crate::search::MATE_BOUND - 1);
+        assert_eq!(evaluate(&up, &w), MATE_BOUND - 1);
     }
 
     #[test]

@@ -8,15 +8,13 @@
 
 use crate::continuation::{nudged, ContinuationHistory, Key, NO_KEY, OFFSETS};
 use crate::eval::{evaluate, Weights, MATERIAL};
+use crate::score::{MATE, MATE_BOUND};
 use crate::tt::{Bound, TranspositionTable};
 use hoplite_core::{Bitboard, GameResult, Move, MoveKind, Position, WHITE};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub const MATE: i32 = 30_000;
-/// Scores beyond this are mates.
-pub const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = 32_000;
 pub const MAX_PLY: usize = 100;
 const QUIET_RECAPTURES: usize = 6;

@@ -2,7 +2,8 @@
 
 use crate::error::UciError;
 use crate::eval::Weights;
-use crate::search::{Info, Limits, Search, SearchResult, MATE, MATE_BOUND};
+use crate::score::{MATE, MATE_BOUND};
+use crate::search::{Info, Limits, Search, SearchResult};
 use hoplite_core::variant::builtin_names;
 use hoplite_core::{Move, Position, Variant};
 use std::io::{BufRead, Write};
