@@ -3,8 +3,9 @@
 //! adjudicator or a player's failure (an illegal move, a crash, no answer in time, a fallen
 //! flag: the game is lost) ends it.
 
+use crate::error::PlayerError;
 use crate::openings::Opening;
-use crate::player::{Clocks, Player, PlayerError, Turn, CLOCK_MARGIN};
+use crate::player::{Clocks, Player, Turn, CLOCK_MARGIN};
 use hoplite_core::{GameResult, Position, Termination, Variant, WHITE};
 use hoplite_formats::Clock;
 use hoplite_search::MATE_BOUND;

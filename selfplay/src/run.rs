@@ -4,12 +4,12 @@
 //! finish. What differs between commands is the plan (which game has which players, variant
 //! and opening) and the hook that watches the games go by.
 
-use crate::error::RunError;
+use crate::error::{PlayerError, RunError};
 use crate::game::{forfeit, play, Adjudication, Game, GameRecord};
 use crate::openings::{Opening, SharedCache};
 use crate::output::{self, ConfigInfo, RunOutput, Tallies};
 use crate::played;
-use crate::player::{Player, PlayerError, PlayerSpec};
+use crate::player::{Player, PlayerSpec};
 use crate::stats::Wdl;
 use hoplite_core::Variant;
 use hoplite_formats::{GameRow, Manifest};

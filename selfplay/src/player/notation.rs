@@ -3,7 +3,7 @@
 //! can be chosen. Whatever the engine writes, the move must be one of the position's legal
 //! moves: the core is the arbiter.
 
-use super::PlayerError;
+use crate::error::PlayerError;
 use hoplite_core::{Move, MoveKind, Position};
 use hoplite_formats::engines::CastlingNotation;
 
