@@ -8,6 +8,7 @@ use crate::outcome::GameResult;
 use crate::position::{castling_right, code_type, Position};
 use crate::types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
 use crate::variant::BareKing;
+use std::ops::ControlFlow;
 
 /// How moves are checked for legality while they are generated.
 // Built once per node on the stack; boxing the pin list would allocate in the hot path.
@@ -19,96 +20,44 @@ enum Legality {
     Test,
 }
 
+/// The attackers an attack walk looks for.
+#[derive(Clone, Copy)]
+enum Sought {
+    /// The pieces standing on these squares.
+    Pieces(Bitboard),
+    /// Pieces of these types, wherever they would stand.
+    Origins(TypeSet),
+}
+
 impl Position {
-    /// Whether `sq` is attacked by side `by`, with occupancy `occ` and only the pieces of `by`
-    /// in `mask` counting as attackers.
-    #[inline]
-    pub fn attacked_by(&self, sq: Square, by: Colour, occ: Bitboard, mask: Bitboard) -> bool {
+    /// The one walk over side `by`'s attack tables towards `sq`, the board holding `occ`: for
+    /// each table entry with `sought` attackers, `visit` gets their types and the squares they
+    /// attack `sq` from (a rider's up to the first piece on its line), and may stop the walk.
+    /// Inlined, so that each caller's `sought` and visitor fold into its own loop.
+    #[inline(always)]
+    fn walk_attacks<B>(
+        &self,
+        sq: Square,
+        by: Colour,
+        occ: Bitboard,
+        sought: Sought,
+        mut visit: impl FnMut(TypeSet, Bitboard) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let v = &*self.variant;
         let a = &v.attackers[by];
         for l in &a.leapers {
-            let ms = &l.captures;
-            let mut pcs = self.by_type[l.ty] & mask;
+            let mut within = match sought {
+                Sought::Pieces(on) => self.by_type[l.ty] & on,
+                Sought::Origins(types) if types.contains(l.ty) => !Bitboard::EMPTY,
+                Sought::Origins(_) => continue,
+            };
             if let Some(only) = l.only_from {
-                pcs &= only;
+                within &= only;
             }
-            if pcs.is_empty() {
+            // Most entries have no piece to look for: their tables are not read.
+            if within.is_empty() {
                 continue;
             }
-            if (ms.capture[sq] & pcs).non_empty() {
-                return true;
-            }
-            for leap in ms.lame_leaps(sq) {
-                if pcs.has(leap.to) && (leap.path & occ).is_empty() {
-                    return true;
-                }
-            }
-            if !ms.riders.is_empty() && (ms.targets(&v.rays, sq, occ).1 & pcs).non_empty() {
-                return true;
-            }
-        }
-        for r in &a.riders {
-            if let Some(b) = v.rays.first_blocker(r.dir, sq, occ) {
-                if mask.has(b)
-                    && r.types.contains(code_type(self.board[b]))
-                    && r.reach.as_ref().is_none_or(|reach| reach[sq].has(b))
-                {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    /// The pieces of side `by` that attack `sq` when the board holds only `occ`: what a static
-    /// exchange evaluation needs, the x-rays behind a capturer appearing as `occ` loses it.
-    pub fn attackers_to(&self, sq: Square, by: Colour, occ: Bitboard) -> Bitboard {
-        let v = &*self.variant;
-        let a = &v.attackers[by];
-        let own = self.by_colour[by] & occ;
-        let mut out = Bitboard::EMPTY;
-        for l in &a.leapers {
-            let ms = &l.captures;
-            let mut pcs = self.by_type[l.ty] & own;
-            if let Some(only) = l.only_from {
-                pcs &= only;
-            }
-            if pcs.is_empty() {
-                continue;
-            }
-            out |= ms.capture[sq] & pcs;
-            for leap in ms.lame_leaps(sq) {
-                if pcs.has(leap.to) && (leap.path & occ).is_empty() {
-                    out.set(leap.to);
-                }
-            }
-            if !ms.riders.is_empty() {
-                out |= ms.targets(&v.rays, sq, occ).1 & pcs;
-            }
-        }
-        for r in &a.riders {
-            if let Some(b) = v.rays.first_blocker(r.dir, sq, occ) {
-                if own.has(b)
-                    && r.types.contains(code_type(self.board[b]))
-                    && r.reach.as_ref().is_none_or(|reach| reach[sq].has(b))
-                {
-                    out.set(b);
-                }
-            }
-        }
-        out
-    }
-
-    /// For each type of `types` (the others empty), the squares from which a piece of side
-    /// `by` and that type would attack `sq` when the board holds `occ` (where such a piece
-    /// gives check, for `sq` a royal piece's square): the attack tables `attackers_to` reads,
-    /// taken for every square rather than the pieces. A ray shared by several types is traced
-    /// once.
-    pub fn attack_origins_of(&self, sq: Square, by: Colour, types: TypeSet, occ: Bitboard) -> [Bitboard; MAX_TYPES] {
-        let v = &*self.variant;
-        let a = &v.attackers[by];
-        let mut out = [Bitboard::EMPTY; MAX_TYPES];
-        for l in a.leapers.iter().filter(|l| types.contains(l.ty)) {
             let ms = &l.captures;
             let mut from = ms.capture[sq];
             for leap in ms.lame_leaps(sq) {
@@ -119,15 +68,68 @@ impl Position {
             if !ms.riders.is_empty() {
                 from |= ms.targets(&v.rays, sq, occ).1;
             }
-            out[l.ty] |= l.only_from.map_or(from, |only| from & only);
+            visit(TypeSet::single(l.ty), from & within)?;
         }
-        for r in a.riders.iter().filter(|r| !(r.types & types).is_empty()) {
-            let ray = v.rays.attacks(r.dir, sq, occ);
-            let ray = r.reach.as_ref().map_or(ray, |reach| ray & reach[sq]);
-            for t in r.types & types {
-                out[t] |= ray;
+        for r in &a.riders {
+            let (types, from) = match sought {
+                // Only the first piece on the line can attack along it.
+                Sought::Pieces(on) => {
+                    let Some(b) = v.rays.first_blocker(r.dir, sq, occ) else { continue };
+                    if !on.has(b)
+                        || !r.types.contains(code_type(self.board[b]))
+                        || r.reach.as_ref().is_some_and(|reach| !reach[sq].has(b))
+                    {
+                        continue;
+                    }
+                    (r.types, Bitboard::square(b))
+                }
+                Sought::Origins(types) => {
+                    let types = r.types & types;
+                    if types.is_empty() {
+                        continue;
+                    }
+                    let line = v.rays.attacks(r.dir, sq, occ);
+                    (types, r.reach.as_ref().map_or(line, |reach| line & reach[sq]))
+                }
+            };
+            visit(types, from)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Whether `sq` is attacked by side `by`, with occupancy `occ` and only the pieces of `by`
+    /// in `mask` counting as attackers.
+    #[inline]
+    pub fn attacked_by(&self, sq: Square, by: Colour, occ: Bitboard, mask: Bitboard) -> bool {
+        let found =
+            |_, from: Bitboard| if from.non_empty() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) };
+        self.walk_attacks(sq, by, occ, Sought::Pieces(mask), found).is_break()
+    }
+
+    /// The pieces of side `by` that attack `sq` when the board holds only `occ`: what a static
+    /// exchange evaluation needs, the x-rays behind a capturer appearing as `occ` loses it.
+    pub fn attackers_to(&self, sq: Square, by: Colour, occ: Bitboard) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        let _: ControlFlow<()> = self.walk_attacks(sq, by, occ, Sought::Pieces(self.by_colour[by] & occ), |_, from| {
+            out |= from;
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    /// For each type of `types` (the others empty), the squares from which a piece of side
+    /// `by` and that type would attack `sq` when the board holds `occ` (where such a piece
+    /// gives check, for `sq` a royal piece's square): the attack tables `attackers_to` reads,
+    /// taken for every square rather than the pieces. A ray shared by several types is traced
+    /// once.
+    pub fn attack_origins_of(&self, sq: Square, by: Colour, types: TypeSet, occ: Bitboard) -> [Bitboard; MAX_TYPES] {
+        let mut out = [Bitboard::EMPTY; MAX_TYPES];
+        let _: ControlFlow<()> = self.walk_attacks(sq, by, occ, Sought::Origins(types), |types, from| {
+            for t in types {
+                out[t] |= from;
             }
-        }
+            ControlFlow::Continue(())
+        });
         out
     }
 

@@ -510,9 +510,9 @@ fn fuzz_betza() {
 }
 
 /// Where a piece would attack a square from, taken at the squares its pieces stand on, is
-/// exactly the set of attackers: every built-in piece in the setups, the perft positions and
-/// random games, and lame and one-sided pieces (a Mao, a piece that captures forward-left
-/// only) among chess pieces in random games.
+/// exactly the set of attackers, and a square has attackers just when it is attacked: every
+/// built-in piece in the setups, the perft positions and random games, and lame and one-sided
+/// pieces (a Mao, a piece that captures forward-left only) among chess pieces in random games.
 #[test]
 fn attack_origins_hold_the_attackers() {
     let mut rng = ChaCha8Rng::seed_from_u64(23);
@@ -544,6 +544,7 @@ fn attack_origins_hold_the_attackers() {
                 let attackers = p.attackers_to(sq, by, occ);
                 let at = format!("{}: {fen}, square {}, side {by}", v.name, v.geometry.name(sq));
                 assert!(from_origins == attackers, "{at}");
+                assert_eq!(p.attacked_by(sq, by, occ, p.colour_bb(by)), attackers.non_empty(), "{at}");
                 // Asked for several types at once (rays shared among them), each type's own.
                 let types: TypeSet = v.piece_types().filter(|_| rng.gen()).collect();
                 let together = p.attack_origins_of(sq, by, types, occ);
