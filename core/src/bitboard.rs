@@ -1,5 +1,6 @@
 //! `Bitboard`: a set of squares on a board of at most 128 squares.
 
+use crate::types::Square;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// One bit per square, square index `rank * files + file`.
@@ -10,8 +11,8 @@ impl Bitboard {
     pub const EMPTY: Bitboard = Bitboard(0);
 
     #[inline(always)]
-    pub const fn square(sq: usize) -> Bitboard {
-        Bitboard(1u128 << sq)
+    pub const fn square(sq: Square) -> Bitboard {
+        Bitboard(1u128 << sq.index())
     }
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
@@ -22,8 +23,8 @@ impl Bitboard {
         self.0 != 0
     }
     #[inline(always)]
-    pub const fn has(self, sq: usize) -> bool {
-        (self.0 >> sq) & 1 != 0
+    pub const fn has(self, sq: Square) -> bool {
+        (self.0 >> sq.index()) & 1 != 0
     }
     #[inline(always)]
     pub const fn count(self) -> u32 {
@@ -31,36 +32,36 @@ impl Bitboard {
     }
     /// Lowest square; the set must not be empty.
     #[inline(always)]
-    pub const fn lsb(self) -> usize {
-        self.0.trailing_zeros() as usize
+    pub const fn lsb(self) -> Square {
+        Square::new(self.0.trailing_zeros() as usize)
     }
     /// Highest square; the set must not be empty.
     #[inline(always)]
-    pub const fn msb(self) -> usize {
-        127 - self.0.leading_zeros() as usize
+    pub const fn msb(self) -> Square {
+        Square::new(127 - self.0.leading_zeros() as usize)
     }
     #[inline(always)]
     pub const fn more_than_one(self) -> bool {
         self.0 & self.0.wrapping_sub(1) != 0
     }
     #[inline(always)]
-    pub fn set(&mut self, sq: usize) {
-        self.0 |= 1u128 << sq;
+    pub fn set(&mut self, sq: Square) {
+        self.0 |= 1u128 << sq.index();
     }
     #[inline(always)]
-    pub fn clear(&mut self, sq: usize) {
-        self.0 &= !(1u128 << sq);
+    pub fn clear(&mut self, sq: Square) {
+        self.0 &= !(1u128 << sq.index());
     }
 }
 
 impl Iterator for Bitboard {
-    type Item = usize;
+    type Item = Square;
     #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
+    fn next(&mut self) -> Option<Square> {
         if self.0 == 0 {
             None
         } else {
-            let sq = self.0.trailing_zeros() as usize;
+            let sq = self.lsb();
             self.0 &= self.0 - 1;
             Some(sq)
         }
@@ -68,6 +69,12 @@ impl Iterator for Bitboard {
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = self.0.count_ones() as usize;
         (n, Some(n))
+    }
+}
+
+impl FromIterator<Square> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Square>>(it: I) -> Bitboard {
+        it.into_iter().fold(Bitboard::EMPTY, |b, sq| b | Bitboard::square(sq))
     }
 }
 
@@ -112,11 +119,12 @@ mod tests {
 
     #[test]
     fn iterates_in_order_across_both_halves() {
-        let b = Bitboard::square(3) | Bitboard::square(64) | Bitboard::square(120);
-        assert_eq!(b.collect::<Vec<_>>(), vec![3, 64, 120]);
-        assert_eq!(b.lsb(), 3);
-        assert_eq!(b.msb(), 120);
-        assert!(b.more_than_one());
-        assert!(!Bitboard::square(127).more_than_one());
+        let [a, b, c] = [3, 64, 120].map(Square::new);
+        let bb = Bitboard::square(a) | Bitboard::square(b) | Bitboard::square(c);
+        assert_eq!(bb.collect::<Vec<_>>(), vec![a, b, c]);
+        assert_eq!(bb.lsb(), a);
+        assert_eq!(bb.msb(), c);
+        assert!(bb.more_than_one());
+        assert!(!Bitboard::square(Square::new(127)).more_than_one());
     }
 }

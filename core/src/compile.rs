@@ -7,9 +7,10 @@ use crate::error::{Problem, ProblemKind, VariantError};
 use crate::geometry::Geometry;
 use crate::setup::Setup;
 use crate::spec::{Located, VariantSpec};
-use crate::tables::{reach, MoveSet, PerSquare, Rays};
+use crate::tables::{reach, MoveSet, Rays};
+use crate::types::{Colour, PieceType, TypeSet, MAX_TYPES};
 use crate::variant::{
-    Attackers, BareKing, Castling, OpeningMode, OpeningMove, PieceType, Stalemate, Variant, MAX_TYPES, WHITE,
+    Attackers, BareKing, Castling, LeaperAttack, OpeningMode, OpeningMove, PieceDef, RiderAttack, Stalemate, Variant,
 };
 use crate::zobrist::Zobrist;
 
@@ -40,8 +41,8 @@ impl Variant {
         let geometry = board(&spec, &whole, &mut p);
         let pieces = pieces(&spec, &whole, &mut p);
         let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
-        let lost_only = letter_mask(&letters, "promotion.lost_only", &spec.lost_only, &mut p);
-        let distinct_colour = letter_mask(&letters, "promotion.distinct_colour", &spec.distinct_colour, &mut p);
+        let lost_only = letter_types(&letters, "promotion.lost_only", &spec.lost_only, &mut p);
+        let distinct_colour = letter_types(&letters, "promotion.distinct_colour", &spec.distinct_colour, &mut p);
         let castling = castling(&spec, &letters, &pieces, &whole, &mut p);
         let (stalemate, bare_king, opening_mode) = rule_choices(&spec, &mut p);
         let (Some(geo), true) = (geometry, pieces.len() <= MAX_TYPES) else {
@@ -58,15 +59,15 @@ impl Variant {
         let start = start.expect("a setup, as no problem was found");
         let mut start_counts = [[0u8; MAX_TYPES]; 2];
         let mut initial = [[Bitboard::EMPTY; MAX_TYPES]; 2];
-        for &(sq, c, t) in &start.pieces {
-            start_counts[c][t] += 1;
-            initial[c][t] |= geo.rank_bb(geo.rank(sq));
+        for p in &start.pieces {
+            start_counts[p.colour][p.ty] += 1;
+            initial[p.colour][p.ty] |= geo.rank_bb(geo.rank(p.square));
         }
         let tables = Tables::build(&geo, &pieces, &initial);
-        let mask = |f: &dyn Fn(&PieceType) -> bool| {
-            pieces.iter().enumerate().filter(|(_, p)| f(p)).fold(0u32, |m, (i, _)| m | 1 << i)
+        let types = |f: &dyn Fn(&PieceDef) -> bool| {
+            PieceType::first(pieces.len()).zip(&pieces).filter(|(_, p)| f(p)).map(|(t, _)| t).collect::<TypeSet>()
         };
-        let royal_mask = mask(&|p| p.royal);
+        let royal_types = types(&|p| p.royal);
         let unreachable = unreachable(&geo, &pieces, &start, &initial, &promotion_zone);
         Ok(Variant {
             name,
@@ -98,16 +99,16 @@ impl Variant {
             start_counts,
             initial,
             unreachable,
-            lame_capture: [0, 1]
+            lame_capture: Colour::BOTH
                 .map(|c| tables.moves[c].iter().chain(&tables.initial_moves[c]).any(|m| m.has_lame_capture())),
             rays: tables.rays,
             moves: tables.moves,
             initial_moves: tables.initial_moves,
             attackers: tables.attackers,
-            royal_mask,
-            pawn_mask: mask(&|p| p.pawn),
-            ep_mask: mask(&|p| p.moves.rules.iter().any(|r| r.en_passant)),
-            royal_promoters: mask(&|p| p.promotes_to.iter().any(|&t| royal_mask >> t & 1 != 0)),
+            royal_types,
+            pawn_types: types(&|p| p.pawn),
+            ep_types: types(&|p| p.moves.rules.iter().any(|r| r.en_passant)),
+            royal_promoters: types(&|p| !(p.promotes_to & royal_types).is_empty()),
             pieces,
             zobrist: Zobrist::new(),
         })
@@ -126,8 +127,8 @@ fn board(spec: &VariantSpec, whole: &str, p: &mut Problems) -> Option<Geometry> 
     }
 }
 
-fn pieces(spec: &VariantSpec, whole: &str, p: &mut Problems) -> Vec<PieceType> {
-    let mut pieces: Vec<PieceType> = Vec::new();
+fn pieces(spec: &VariantSpec, whole: &str, p: &mut Problems) -> Vec<PieceDef> {
+    let mut pieces: Vec<PieceDef> = Vec::new();
     let mut accepted = Vec::new();
     for s in &spec.pieces {
         let (at, l) = (&s.letter.at, &s.letter.value);
@@ -154,7 +155,7 @@ fn pieces(spec: &VariantSpec, whole: &str, p: &mut Problems) -> Vec<PieceType> {
             }),
         };
         let flag = |v: &Option<Located<bool>>| v.as_ref().is_some_and(|v| v.value);
-        pieces.push(PieceType {
+        pieces.push(PieceDef {
             letter,
             name: s.name.as_ref().map(|n| n.value.clone()).unwrap_or_else(|| letter.to_string()),
             betza: s.betza.as_ref().map(|b| b.value.clone()).unwrap_or_default(),
@@ -162,7 +163,7 @@ fn pieces(spec: &VariantSpec, whole: &str, p: &mut Problems) -> Vec<PieceType> {
             value: s.value.as_ref().map(|v| v.value),
             royal: flag(&s.royal),
             pawn: flag(&s.pawn),
-            promotes_to: Vec::new(),
+            promotes_to: TypeSet::EMPTY,
             no_same_capture: flag(&s.no_same_capture),
         });
         accepted.push(s);
@@ -175,34 +176,34 @@ fn pieces(spec: &VariantSpec, whole: &str, p: &mut Problems) -> Vec<PieceType> {
     }
     let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
     for (piece, s) in pieces.iter_mut().zip(accepted) {
-        let m = letter_mask(&letters, &format!("pieces.{}.promotes_to", s.letter.value), &s.promotes_to, p);
-        piece.promotes_to = (0..MAX_TYPES).filter(|i| m >> i & 1 != 0).collect();
+        piece.promotes_to =
+            letter_types(&letters, &format!("pieces.{}.promotes_to", s.letter.value), &s.promotes_to, p);
     }
     pieces
 }
 
-/// The piece types a string of letters names, as a bit mask.
-fn letter_mask(letters: &[char], field: &str, v: &Option<Located<String>>, p: &mut Problems) -> u32 {
-    let Some(v) = v else { return 0 };
-    let mut m = 0;
+/// The piece types a string of letters names.
+fn letter_types(letters: &[char], field: &str, v: &Option<Located<String>>, p: &mut Problems) -> TypeSet {
+    let Some(v) = v else { return TypeSet::EMPTY };
+    let mut types = TypeSet::EMPTY;
     for c in v.value.chars() {
         match letters.iter().position(|&l| l == c.to_ascii_lowercase()) {
-            Some(i) if i < MAX_TYPES => m |= 1 << i,
+            Some(i) if i < MAX_TYPES => types.insert(PieceType::new(i)),
             _ => p.add(&v.at, field, ProblemKind::UnknownLetter(c.to_string())),
         }
     }
-    m
+    types
 }
 
 fn castling(
     spec: &VariantSpec,
     letters: &[char],
-    pieces: &[PieceType],
+    pieces: &[PieceDef],
     whole: &str,
     p: &mut Problems,
 ) -> Option<Castling> {
     let r = spec.castling_rook.as_ref()?;
-    let Some(rook) = letters.iter().position(|&l| r.value.len() == 1 && r.value.starts_with(l)) else {
+    let Some(rook) = letter_type(letters, &r.value) else {
         p.add(&r.at, "castling.rook", ProblemKind::UnknownLetter(r.value.clone()));
         return None;
     };
@@ -210,6 +211,11 @@ fn castling(
         p.add(whole, "castling", ProblemKind::NoCastlingPiece);
     }
     Some(Castling { rook, rook_moves: spec.castling_rook_moves.as_ref().map(|m| m.value) })
+}
+
+/// The piece type a one-letter string names, in lower case as the pieces are given.
+fn letter_type(letters: &[char], l: &str) -> Option<PieceType> {
+    letters.iter().position(|&x| l.len() == 1 && l.starts_with(x)).map(PieceType::new)
 }
 
 /// One of a few named options (`default` when left out).
@@ -303,8 +309,8 @@ fn insufficient(spec: &VariantSpec, letters: &[char], p: &mut Problems) -> Vec<[
 
 fn opening_moves(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems) -> Vec<OpeningMove> {
     let mut out = Vec::new();
-    let letter = |l: &str| letters.iter().position(|&x| l.len() == 1 && l.starts_with(x));
-    let both = |s: &str| geo.parse(s).map(|sq| [sq, geo.square(geo.file(sq), geo.ranks - 1 - geo.rank(sq))]);
+    let letter = |l: &str| letter_type(letters, l);
+    let both = |s: &str| geo.parse(s).map(|sq| [sq, geo.mirror(sq)]);
     for o in spec.opening_moves.iter().flatten() {
         let requires = match &o.requires {
             None => Some(None),
@@ -332,28 +338,30 @@ fn opening_moves(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut P
 /// behind the rank it starts on. Squares the setup puts it on are always allowed.
 fn unreachable(
     geo: &Geometry,
-    pieces: &[PieceType],
+    pieces: &[PieceDef],
     start: &Setup,
     initial: &PerType<Bitboard>,
     zone: &[Bitboard; 2],
 ) -> PerType<Bitboard> {
     let mut out = [[Bitboard::EMPTY; MAX_TYPES]; 2];
-    for (t, piece) in pieces.iter().enumerate() {
+    for (t, piece) in PieceType::first(pieces.len()).zip(pieces) {
         let rules = &piece.moves.rules;
         let forward_only = !rules.is_empty()
             && piece.moves.castling.is_none()
             && rules.iter().all(|r| r.steps.iter().all(|&(_, dy)| dy > 0));
-        let promoted_to = pieces.iter().any(|q| q.promotes_to.contains(&t));
-        for (c, (zone, initial)) in zone.iter().zip(initial).enumerate() {
-            let mut never = if piece.promotes_to.is_empty() { Bitboard::EMPTY } else { *zone };
-            let home = initial[t];
+        let promoted_to = pieces.iter().any(|q| q.promotes_to.contains(t));
+        for c in Colour::BOTH {
+            let mut never = if piece.promotes_to.is_empty() { Bitboard::EMPTY } else { zone[c] };
+            let home = initial[c][t];
             if forward_only && !promoted_to && home.non_empty() {
-                let first = if c == WHITE { geo.rank(home.lsb()) } else { geo.rank(home.msb()) };
-                let behind = if c == WHITE { 0..first } else { first + 1..geo.ranks };
+                let behind = match c {
+                    Colour::White => 0..geo.rank(home.lsb()),
+                    Colour::Black => geo.rank(home.msb()) + 1..geo.ranks,
+                };
                 never |= behind.fold(Bitboard::EMPTY, |b, r| b | geo.rank_bb(r));
             }
-            for &(sq, _, _) in start.pieces.iter().filter(|&&(_, pc, pt)| pc == c && pt == t) {
-                never.clear(sq);
+            for p in start.pieces.iter().filter(|p| p.colour == c && p.ty == t) {
+                never.clear(p.square);
             }
             out[c][t] = never;
         }
@@ -370,16 +378,12 @@ struct Tables {
 }
 
 /// A step in side `c`'s orientation: Black's steps are White's mirrored across the middle rank.
-fn orient(c: usize, (dx, dy): (i32, i32)) -> (i32, i32) {
-    if c == WHITE {
-        (dx, dy)
-    } else {
-        (dx, -dy)
-    }
+fn orient(c: Colour, (dx, dy): (i32, i32)) -> (i32, i32) {
+    (dx, c.sign() * dy)
 }
 
 /// Rules with their steps oriented for side `c` (and reversed, for attack detection).
-fn oriented(c: usize, rules: &[&MoveRule], reverse: bool) -> Vec<(MoveRule, Vec<(i32, i32)>)> {
+fn oriented(c: Colour, rules: &[&MoveRule], reverse: bool) -> Vec<(MoveRule, Vec<(i32, i32)>)> {
     let sign = if reverse { -1 } else { 1 };
     rules
         .iter()
@@ -391,10 +395,10 @@ fn oriented(c: usize, rules: &[&MoveRule], reverse: bool) -> Vec<(MoveRule, Vec<
 }
 
 impl Tables {
-    fn build(geo: &Geometry, pieces: &[PieceType], initial: &PerType<Bitboard>) -> Tables {
+    fn build(geo: &Geometry, pieces: &[PieceDef], initial: &PerType<Bitboard>) -> Tables {
         let mut steps: Vec<(i32, i32)> = Vec::new();
         for r in pieces.iter().flat_map(|p| &p.moves.rules).filter(|r| r.is_rider()) {
-            for (c, &s) in (0..2).flat_map(|c| r.steps.iter().map(move |s| (c, s))) {
+            for (c, &s) in Colour::BOTH.into_iter().flat_map(|c| r.steps.iter().map(move |s| (c, s))) {
                 let o = orient(c, s);
                 for v in [o, (-o.0, -o.1)] {
                     if !steps.contains(&v) {
@@ -410,14 +414,14 @@ impl Tables {
             attackers: [Attackers::default(), Attackers::default()],
             rays,
         };
-        for (c, initial) in initial.iter().enumerate() {
-            for (ty, p) in pieces.iter().enumerate() {
+        for c in Colour::BOTH {
+            for (ty, p) in PieceType::first(pieces.len()).zip(pieces) {
                 let normal: Vec<&MoveRule> = p.moves.rules.iter().filter(|r| !r.initial).collect();
                 let init: Vec<&MoveRule> = p.moves.rules.iter().filter(|r| r.initial).collect();
                 t.moves[c].push(MoveSet::compile(geo, &t.rays, &oriented(c, &normal, false)));
                 t.initial_moves[c].push(MoveSet::compile(geo, &t.rays, &oriented(c, &init, false)));
                 t.add_attackers(geo, c, ty, &normal, None);
-                t.add_attackers(geo, c, ty, &init, Some(initial[ty]));
+                t.add_attackers(geo, c, ty, &init, Some(initial[c][ty]));
             }
         }
         t
@@ -425,18 +429,26 @@ impl Tables {
 
     /// Reversed captures of type `ty` of side `c`, for "is this square attacked"; `only`: the
     /// squares the piece must stand on for these rules (its initial moves).
-    fn add_attackers(&mut self, geo: &Geometry, c: usize, ty: usize, rules: &[&MoveRule], only: Option<Bitboard>) {
+    fn add_attackers(
+        &mut self,
+        geo: &Geometry,
+        c: Colour,
+        ty: PieceType,
+        rules: &[&MoveRule],
+        only_from: Option<Bitboard>,
+    ) {
         let caps: Vec<MoveRule> = rules
             .iter()
             .filter(|r| r.capture)
             .map(|r| MoveRule { quiet: false, en_passant: false, ..(*r).clone() })
             .collect();
-        let leaps: Vec<&MoveRule> = caps.iter().filter(|r| !r.is_rider() || only.is_some()).collect();
+        let leaps: Vec<&MoveRule> = caps.iter().filter(|r| !r.is_rider() || only_from.is_some()).collect();
         let attackers = &mut self.attackers[c];
         if !leaps.is_empty() {
-            attackers.leapers.push((ty, MoveSet::compile(geo, &self.rays, &oriented(c, &leaps, true)), only));
+            let captures = MoveSet::compile(geo, &self.rays, &oriented(c, &leaps, true));
+            attackers.leapers.push(LeaperAttack { ty, captures, only_from });
         }
-        if only.is_some() {
+        if only_from.is_some() {
             return;
         }
         for r in caps.iter().filter(|r| r.is_rider()) {
@@ -444,11 +456,10 @@ impl Tables {
                 let o = orient(c, s);
                 let back = (-o.0, -o.1);
                 let dir = self.rays.index(back);
-                let limit =
-                    (r.range > 1).then(|| (0..128).map(|sq| reach(geo, sq, back, r.range)).collect::<PerSquare>());
-                match attackers.riders.iter_mut().find(|(d, rr, _)| *d == dir && rr.is_none() && limit.is_none()) {
-                    Some(entry) => entry.2 |= 1 << ty,
-                    None => attackers.riders.push((dir, limit, 1 << ty)),
+                let reach = (r.range > 1).then(|| reach(geo, back, r.range));
+                match attackers.riders.iter_mut().find(|a| a.dir == dir && a.reach.is_none() && reach.is_none()) {
+                    Some(shared) => shared.types.insert(ty),
+                    None => attackers.riders.push(RiderAttack { dir, reach, types: TypeSet::single(ty) }),
                 }
             }
         }

@@ -2,6 +2,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::error::GeometryError;
+use crate::types::{Colour, Square};
 
 pub const MAX_SQUARES: usize = 128;
 pub const MAX_SIDE: usize = 16;
@@ -33,23 +34,36 @@ impl Geometry {
         self.files * self.ranks
     }
     #[inline(always)]
-    pub fn file(&self, sq: usize) -> usize {
-        sq % self.files
+    pub fn file(&self, sq: Square) -> usize {
+        sq.index() % self.files
     }
     #[inline(always)]
-    pub fn rank(&self, sq: usize) -> usize {
-        sq / self.files
+    pub fn rank(&self, sq: Square) -> usize {
+        sq.index() / self.files
     }
     #[inline(always)]
-    pub fn square(&self, file: usize, rank: usize) -> usize {
-        rank * self.files + file
+    pub fn square(&self, file: usize, rank: usize) -> Square {
+        Square::new(rank * self.files + file)
     }
     /// The square `(df, dr)` away from `sq`, if it is on the board (no wrap-around).
-    pub fn offset(&self, sq: usize, df: i32, dr: i32) -> Option<usize> {
+    pub fn offset(&self, sq: Square, df: i32, dr: i32) -> Option<Square> {
         let f = self.file(sq) as i32 + df;
         let r = self.rank(sq) as i32 + dr;
         (f >= 0 && r >= 0 && f < self.files as i32 && r < self.ranks as i32)
             .then(|| self.square(f as usize, r as usize))
+    }
+    /// The square on the same file and the mirrored rank: where the other side has `sq`.
+    #[inline]
+    pub fn mirror(&self, sq: Square) -> Square {
+        self.square(self.file(sq), self.ranks - 1 - self.rank(sq))
+    }
+    /// The rank of `sq` counted from `colour`'s own back rank (0 there).
+    #[inline]
+    pub fn relative_rank(&self, colour: Colour, sq: Square) -> usize {
+        match colour {
+            Colour::White => self.rank(sq),
+            Colour::Black => self.ranks - 1 - self.rank(sq),
+        }
     }
     /// Every square of the board.
     pub fn all(&self) -> Bitboard {
@@ -57,22 +71,18 @@ impl Geometry {
         Bitboard(if n == 128 { u128::MAX } else { (1u128 << n) - 1 })
     }
     pub fn rank_bb(&self, rank: usize) -> Bitboard {
-        Bitboard((0..self.files).fold(0u128, |b, f| b | 1u128 << self.square(f, rank)))
+        (0..self.files).map(|f| self.square(f, rank)).collect()
     }
     /// Squares whose file + rank is even (the dark squares, a1 included).
     pub fn dark_squares(&self) -> Bitboard {
-        Bitboard(
-            (0..self.squares())
-                .filter(|&s| (self.file(s) + self.rank(s)).is_multiple_of(2))
-                .fold(0u128, |b, s| b | 1u128 << s),
-        )
+        self.all().filter(|&s| (self.file(s) + self.rank(s)).is_multiple_of(2)).collect()
     }
     /// `e4`, `k11`.
-    pub fn name(&self, sq: usize) -> String {
+    pub fn name(&self, sq: Square) -> String {
         format!("{}{}", (b'a' + self.file(sq) as u8) as char, self.rank(sq) + 1)
     }
     /// Parses a square name at the start of `s`; returns the square and the bytes used.
-    pub fn parse_prefix(&self, s: &str) -> Option<(usize, usize)> {
+    pub fn parse_prefix(&self, s: &str) -> Option<(Square, usize)> {
         let b = s.as_bytes();
         let file = (*b.first()?).wrapping_sub(b'a') as usize;
         if file >= self.files {
@@ -90,7 +100,7 @@ impl Geometry {
         best
     }
     /// Parses exactly one square name.
-    pub fn parse(&self, s: &str) -> Option<usize> {
+    pub fn parse(&self, s: &str) -> Option<Square> {
         match self.parse_prefix(s) {
             Some((sq, used)) if used == s.len() => Some(sq),
             _ => None,
@@ -126,11 +136,11 @@ mod tests {
     #[test]
     fn square_names_round_trip() {
         let g = Geometry::new(11, 11).unwrap();
-        for sq in 0..g.squares() {
+        for sq in g.all() {
             assert_eq!(g.parse(&g.name(sq)), Some(sq));
         }
         assert_eq!(g.parse_prefix("e10e11"), Some((g.square(4, 9), 3)));
-        assert_eq!(g.parse_prefix("a1a2"), Some((0, 2)));
+        assert_eq!(g.parse_prefix("a1a2"), Some((Square::new(0), 2)));
         assert_eq!(g.parse("l1"), None);
         assert_eq!(g.parse("a12"), None);
         assert_eq!(g.parse("a0"), None);

@@ -16,6 +16,7 @@ pub mod san;
 pub mod setup;
 pub mod spec;
 pub mod tables;
+pub mod types;
 pub mod variant;
 pub mod zobrist;
 
@@ -25,5 +26,6 @@ pub use geometry::Geometry;
 pub use moves::{Move, MoveKind};
 pub use outcome::{GameResult, Termination};
 pub use position::Position;
-pub use setup::Setup;
-pub use variant::{Variant, BLACK, WHITE};
+pub use setup::{Placed, Setup};
+pub use types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
+pub use variant::{PieceDef, Variant};

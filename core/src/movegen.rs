@@ -4,127 +4,132 @@
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
-use crate::position::{code_type, Position};
-use crate::variant::{BareKing, MAX_TYPES};
+use crate::outcome::GameResult;
+use crate::position::{castling_right, code_type, Position};
+use crate::types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
+use crate::variant::BareKing;
+use std::ops::ControlFlow;
 
 /// How moves are checked for legality while they are generated.
 // Built once per node on the stack; boxing the pin list would allocate in the hot path.
 #[allow(clippy::large_enum_variant)]
 enum Legality {
     /// The only royal is not attacked; `pins` holds (pinned square, squares it may go to).
-    Fast { king: usize, pinned: Bitboard, pins: [(u8, Bitboard); 16], npins: usize },
+    Fast { king: Square, pinned: Bitboard, pins: [(Square, Bitboard); 16], npins: usize },
     /// Every move is tested.
     Test,
 }
 
+/// The attackers an attack walk looks for.
+#[derive(Clone, Copy)]
+enum Sought {
+    /// The pieces standing on these squares.
+    Pieces(Bitboard),
+    /// Pieces of these types, wherever they would stand.
+    Origins(TypeSet),
+}
+
 impl Position {
-    /// Whether `sq` is attacked by side `by`, with occupancy `occ` and only the pieces of `by`
-    /// in `mask` counting as attackers.
-    #[inline]
-    pub fn attacked_by(&self, sq: usize, by: usize, occ: Bitboard, mask: Bitboard) -> bool {
+    /// The one walk over side `by`'s attack tables towards `sq`, the board holding `occ`: for
+    /// each table entry with `sought` attackers, `visit` gets their types and the squares they
+    /// attack `sq` from (a rider's up to the first piece on its line), and may stop the walk.
+    /// Inlined, so that each caller's `sought` and visitor fold into its own loop.
+    #[inline(always)]
+    fn walk_attacks<B>(
+        &self,
+        sq: Square,
+        by: Colour,
+        occ: Bitboard,
+        sought: Sought,
+        mut visit: impl FnMut(TypeSet, Bitboard) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let v = &*self.variant;
         let a = &v.attackers[by];
-        for (t, ms, only) in &a.leapers {
-            let mut pcs = self.by_type[*t] & mask;
-            if let Some(init) = only {
-                pcs &= *init;
+        for l in &a.leapers {
+            let mut within = match sought {
+                Sought::Pieces(on) => self.by_type[l.ty] & on,
+                Sought::Origins(types) if types.contains(l.ty) => !Bitboard::EMPTY,
+                Sought::Origins(_) => continue,
+            };
+            if let Some(only) = l.only_from {
+                within &= only;
             }
-            if pcs.is_empty() {
+            // Most entries have no piece to look for: their tables are not read.
+            if within.is_empty() {
                 continue;
             }
-            if (ms.capture[sq] & pcs).non_empty() {
-                return true;
-            }
-            for l in ms.lame_leaps(sq) {
-                if pcs.has(l.to as usize) && (l.path & occ).is_empty() {
-                    return true;
-                }
-            }
-            if !ms.riders.is_empty() && (ms.targets(&v.rays, sq, occ).1 & pcs).non_empty() {
-                return true;
-            }
-        }
-        for (dir, reach, types) in &a.riders {
-            if let Some(b) = v.rays.first_blocker(*dir, sq, occ) {
-                if mask.has(b)
-                    && types >> code_type(self.board[b]) & 1 != 0
-                    && reach.as_ref().is_none_or(|r| r[sq].has(b))
-                {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    /// The pieces of side `by` that attack `sq` when the board holds only `occ`: what a static
-    /// exchange evaluation needs, the x-rays behind a capturer appearing as `occ` loses it.
-    pub fn attackers_to(&self, sq: usize, by: usize, occ: Bitboard) -> Bitboard {
-        let v = &*self.variant;
-        let a = &v.attackers[by];
-        let own = self.by_colour[by] & occ;
-        let mut out = Bitboard::EMPTY;
-        for (t, ms, only) in &a.leapers {
-            let mut pcs = self.by_type[*t] & own;
-            if let Some(init) = only {
-                pcs &= *init;
-            }
-            if pcs.is_empty() {
-                continue;
-            }
-            out |= ms.capture[sq] & pcs;
-            for l in ms.lame_leaps(sq) {
-                if pcs.has(l.to as usize) && (l.path & occ).is_empty() {
-                    out.set(l.to as usize);
-                }
-            }
-            if !ms.riders.is_empty() {
-                out |= ms.targets(&v.rays, sq, occ).1 & pcs;
-            }
-        }
-        for (dir, reach, types) in &a.riders {
-            if let Some(b) = v.rays.first_blocker(*dir, sq, occ) {
-                if own.has(b)
-                    && types >> code_type(self.board[b]) & 1 != 0
-                    && reach.as_ref().is_none_or(|r| r[sq].has(b))
-                {
-                    out.set(b);
-                }
-            }
-        }
-        out
-    }
-
-    /// For each type `ty` in the bit mask `types` (the others empty), the squares from which a
-    /// piece of side `by` and type `ty` would attack `sq` when the board holds `occ` (where
-    /// such a piece gives check, for `sq` a royal piece's square): the attack tables
-    /// `attackers_to` reads, taken for every square rather than the pieces. A ray shared by
-    /// several types is traced once.
-    pub fn attack_origins_of(&self, sq: usize, by: usize, types: u32, occ: Bitboard) -> [Bitboard; MAX_TYPES] {
-        let v = &*self.variant;
-        let a = &v.attackers[by];
-        let mut out = [Bitboard::EMPTY; MAX_TYPES];
-        for (ty, ms, only) in a.leapers.iter().filter(|(t, _, _)| types >> t & 1 != 0) {
+            let ms = &l.captures;
             let mut from = ms.capture[sq];
-            for l in ms.lame_leaps(sq) {
-                if (l.path & occ).is_empty() {
-                    from.set(l.to as usize);
+            for leap in ms.lame_leaps(sq) {
+                if (leap.path & occ).is_empty() {
+                    from.set(leap.to);
                 }
             }
             if !ms.riders.is_empty() {
                 from |= ms.targets(&v.rays, sq, occ).1;
             }
-            out[*ty] |= only.map_or(from, |init| from & init);
+            visit(TypeSet::single(l.ty), from & within)?;
         }
-        for (dir, reach, riding) in a.riders.iter().filter(|(_, _, riding)| riding & types != 0) {
-            let ray = v.rays.attacks(*dir, sq, occ);
-            let ray = reach.as_ref().map_or(ray, |r| ray & r[sq]);
-            let mut each = riding & types;
-            while each != 0 {
-                out[each.trailing_zeros() as usize] |= ray;
-                each &= each - 1;
+        for r in &a.riders {
+            let (types, from) = match sought {
+                // Only the first piece on the line can attack along it.
+                Sought::Pieces(on) => {
+                    let Some(b) = v.rays.first_blocker(r.dir, sq, occ) else { continue };
+                    if !on.has(b)
+                        || !r.types.contains(code_type(self.board[b]))
+                        || r.reach.as_ref().is_some_and(|reach| !reach[sq].has(b))
+                    {
+                        continue;
+                    }
+                    (r.types, Bitboard::square(b))
+                }
+                Sought::Origins(types) => {
+                    let types = r.types & types;
+                    if types.is_empty() {
+                        continue;
+                    }
+                    let line = v.rays.attacks(r.dir, sq, occ);
+                    (types, r.reach.as_ref().map_or(line, |reach| line & reach[sq]))
+                }
+            };
+            visit(types, from)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Whether `sq` is attacked by side `by`, with occupancy `occ` and only the pieces of `by`
+    /// in `mask` counting as attackers.
+    #[inline]
+    pub fn attacked_by(&self, sq: Square, by: Colour, occ: Bitboard, mask: Bitboard) -> bool {
+        let found =
+            |_, from: Bitboard| if from.non_empty() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) };
+        self.walk_attacks(sq, by, occ, Sought::Pieces(mask), found).is_break()
+    }
+
+    /// The pieces of side `by` that attack `sq` when the board holds only `occ`: what a static
+    /// exchange evaluation needs, the x-rays behind a capturer appearing as `occ` loses it.
+    pub fn attackers_to(&self, sq: Square, by: Colour, occ: Bitboard) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        let _: ControlFlow<()> = self.walk_attacks(sq, by, occ, Sought::Pieces(self.by_colour[by] & occ), |_, from| {
+            out |= from;
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    /// For each type of `types` (the others empty), the squares from which a piece of side
+    /// `by` and that type would attack `sq` when the board holds `occ` (where such a piece
+    /// gives check, for `sq` a royal piece's square): the attack tables `attackers_to` reads,
+    /// taken for every square rather than the pieces. A ray shared by several types is traced
+    /// once.
+    pub fn attack_origins_of(&self, sq: Square, by: Colour, types: TypeSet, occ: Bitboard) -> [Bitboard; MAX_TYPES] {
+        let mut out = [Bitboard::EMPTY; MAX_TYPES];
+        let _: ControlFlow<()> = self.walk_attacks(sq, by, occ, Sought::Origins(types), |types, from| {
+            for t in types {
+                out[t] |= from;
             }
-        }
+            ControlFlow::Continue(())
+        });
         out
     }
 
@@ -134,42 +139,39 @@ impl Position {
     }
 
     /// Whether every royal piece of `colour` is attacked (and it has one).
-    pub fn royals_attacked(&self, colour: usize) -> bool {
+    pub fn royals_attacked(&self, colour: Colour) -> bool {
         let royals = self.royals(colour);
-        let them = 1 - colour;
+        let them = !colour;
         let occ = self.occupied();
         royals.non_empty() && royals.into_iter().all(|r| self.attacked_by(r, them, occ, self.by_colour[them]))
     }
 
     /// Whether side `colour` has nothing but royal pieces.
-    pub fn is_bare(&self, colour: usize) -> bool {
+    pub fn is_bare(&self, colour: Colour) -> bool {
         (self.by_colour[colour] & !self.royals(colour)).is_empty()
     }
 
     /// A result that a variant rule has already fixed (a bare king), before any move is made.
-    /// Returns the winner, or `None` inside for a draw.
-    pub fn decided_by_rule(&self) -> Option<Option<usize>> {
+    pub fn decided_by_rule(&self) -> Option<GameResult> {
         let us = self.side;
-        let them = 1 - us;
-        match self.variant.bare_king {
-            BareKing::None => None,
-            BareKing::Immediate => match (self.is_bare(us), self.is_bare(them)) {
-                (true, true) => Some(None),
-                (true, false) => Some(Some(them)),
-                _ => None,
-            },
-            BareKing::Reply => match (self.is_bare(them), self.is_bare(us)) {
-                (true, true) => Some(None),
-                (true, false) => Some(Some(us)),
-                _ => None,
-            },
+        let them = !us;
+        // The side bared first loses, unless the other is bare too.
+        let (first, second) = match self.variant.bare_king {
+            BareKing::None => return None,
+            BareKing::Immediate => (us, them),
+            BareKing::Reply => (them, us),
+        };
+        match (self.is_bare(first), self.is_bare(second)) {
+            (true, true) => Some(GameResult::Draw),
+            (true, false) => Some(GameResult::win_for(second)),
+            _ => None,
         }
     }
 
     /// Whether making `m` leaves the mover out of check (not all its royals attacked).
     pub fn leaves_royal_safe(&self, m: Move) -> bool {
         let us = self.side;
-        let them = 1 - us;
+        let them = !us;
         let (from, to) = (m.from(), m.to());
         let from_bb = Bitboard::square(from);
         let to_bb = Bitboard::square(to);
@@ -178,12 +180,12 @@ impl Position {
         let mut royals = self.royals(us);
         match m.kind() {
             MoveKind::EnPassant => {
-                let victim = Bitboard::square(self.ep_victim as usize);
+                let victim = Bitboard::square(self.ep_victim);
                 occ &= !victim;
                 mask &= !victim;
             }
             MoveKind::Castle => {
-                let right = 2 * us + usize::from(to < from);
+                let right = castling_right(us, from, to);
                 let (_, _, rook, rook_to) =
                     self.castle_squares(right, code_type(self.board[from])).expect("generated castling");
                 occ = (occ & !Bitboard::square(rook)) | Bitboard::square(rook_to) | to_bb;
@@ -193,7 +195,7 @@ impl Position {
         if royals.has(from) {
             royals = (royals & !from_bb) | to_bb;
         }
-        if m.promoted().is_some_and(|t| self.variant.royal_mask >> t & 1 != 0) {
+        if m.promoted().is_some_and(|t| self.variant.royal_types.contains(t)) {
             royals |= to_bb;
         }
         royals.is_empty() || royals.into_iter().any(|r| !self.attacked_by(r, them, occ, mask))
@@ -227,7 +229,7 @@ impl Position {
             }
         }
         let us = self.side;
-        let them = 1 - us;
+        let them = !us;
         let royals = self.royals(us);
         let occ = self.occupied();
         let legality = if royals.count() == 1 && !v.lame_capture[them] {
@@ -247,7 +249,7 @@ impl Position {
     fn opening_moves(&self, out: &mut Vec<Move>) -> bool {
         let v = &*self.variant;
         let us = self.side;
-        let own = |sq: usize, t: usize| self.pieces(us, t).has(sq);
+        let own = |sq: Square, t: PieceType| self.pieces(us, t).has(sq);
         for o in &v.opening_moves {
             let (from, to) = (o.from[us], o.to[us]);
             if o.player_move == self.fullmove
@@ -265,37 +267,37 @@ impl Position {
     }
 
     /// Pieces pinned to the king by enemy riders, and the lines they may move along.
-    fn pins(&self, king: usize) -> Legality {
+    fn pins(&self, king: Square) -> Legality {
         let v = &*self.variant;
         let us = self.side;
-        let them = 1 - us;
+        let them = !us;
         let occ = self.occupied();
         let mut pinned = Bitboard::EMPTY;
-        let mut pins = [(0u8, Bitboard::EMPTY); 16];
+        let mut pins = [(Square::default(), Bitboard::EMPTY); 16];
         let mut npins = 0;
-        for (dir, reach, types) in &v.attackers[them].riders {
-            let Some(b1) = v.rays.first_blocker(*dir, king, occ) else {
+        for r in &v.attackers[them].riders {
+            let Some(b1) = v.rays.first_blocker(r.dir, king, occ) else {
                 continue;
             };
             if !self.by_colour[us].has(b1) {
                 continue;
             }
-            let Some(b2) = v.rays.first_blocker(*dir, b1, occ) else {
+            let Some(b2) = v.rays.first_blocker(r.dir, b1, occ) else {
                 continue;
             };
             if self.by_colour[them].has(b2)
-                && types >> code_type(self.board[b2]) & 1 != 0
-                && reach.as_ref().is_none_or(|r| r[king].has(b2))
+                && r.types.contains(code_type(self.board[b2]))
+                && r.reach.as_ref().is_none_or(|reach| reach[king].has(b2))
             {
-                let line = v.rays.ray(*dir, king) ^ v.rays.ray(*dir, b2);
+                let line = v.rays.ray(r.dir, king) ^ v.rays.ray(r.dir, b2);
                 if pinned.has(b1) {
                     // Pinned along two lines: it may not move at all.
-                    for p in pins[..npins].iter_mut().filter(|p| p.0 as usize == b1) {
+                    for p in pins[..npins].iter_mut().filter(|p| p.0 == b1) {
                         p.1 &= line;
                     }
                 } else if npins < pins.len() {
                     pinned.set(b1);
-                    pins[npins] = (b1 as u8, line);
+                    pins[npins] = (b1, line);
                     npins += 1;
                 } else {
                     return Legality::Test;
@@ -308,13 +310,13 @@ impl Position {
     fn generate(&self, out: &mut Vec<Move>, legality: &Legality, captures_only: bool) {
         let v = &*self.variant;
         let us = self.side;
-        let them = 1 - us;
+        let them = !us;
         let occ = self.occupied();
         let empty = !occ;
         let theirs = self.by_colour[them];
         let ours = self.by_colour[us];
         let zone = v.promotion_zone[us];
-        for (t, piece) in v.pieces.iter().enumerate() {
+        for (t, piece) in v.typed_pieces() {
             let pcs = self.by_type[t] & ours;
             if pcs.is_empty() {
                 continue;
@@ -354,10 +356,10 @@ impl Position {
                             false
                         } else if pinned.has(from) {
                             // Promoting to a second royal piece can leave the pin line legally.
-                            if v.royal_promoters >> t & 1 != 0 {
+                            if v.royal_promoters.contains(t) {
                                 true
                             } else {
-                                targets &= pins[..*npins].iter().find(|p| p.0 as usize == from).unwrap().1;
+                                targets &= pins[..*npins].iter().find(|p| p.0 == from).unwrap().1;
                                 false
                             }
                         } else {
@@ -387,28 +389,28 @@ impl Position {
                 }
             }
         }
-        if !captures_only && self.castling >> (2 * us) & 3 != 0 {
+        if !captures_only && self.castling >> (2 * us.index()) & 3 != 0 {
             self.castling_moves(out);
         }
     }
 
     /// The promotions of a `ty` piece from `from` to `to` that the variant allows now.
-    fn push_promotions(&self, out: &mut Vec<Move>, from: usize, to: usize, ty: usize, test: bool) {
+    fn push_promotions(&self, out: &mut Vec<Move>, from: Square, to: Square, ty: PieceType, test: bool) {
         let v = &*self.variant;
         let us = self.side;
         if test && !self.leaves_royal_safe(Move::new(from, to, MoveKind::Normal)) {
             // A promotion to a royal piece can save a position the plain move cannot.
-            if !v.pieces[ty].promotes_to.iter().any(|&p| v.royal_mask >> p & 1 != 0) {
+            if !v.royal_promoters.contains(ty) {
                 return;
             }
         }
         let dark = v.dark_squares.has(to);
-        for &p in &v.pieces[ty].promotes_to {
+        for p in v.piece(ty).promotes_to {
             let have = self.pieces(us, p);
-            if v.lost_only >> p & 1 != 0 && have.count() >= v.start_counts[us][p] as u32 {
+            if v.lost_only.contains(p) && have.count() >= v.start_counts[us][p] as u32 {
                 continue;
             }
-            if v.distinct_colour >> p & 1 != 0 && have.into_iter().any(|s| v.dark_squares.has(s) == dark) {
+            if v.distinct_colour.contains(p) && have.into_iter().any(|s| v.dark_squares.has(s) == dark) {
                 continue;
             }
             let m = Move::promotion(from, to, p);
@@ -420,21 +422,21 @@ impl Position {
 
     fn castling_moves(&self, out: &mut Vec<Move>) {
         let us = self.side;
-        let them = 1 - us;
+        let them = !us;
         let occ = self.occupied();
         for side in 0..2 {
-            let right = 2 * us + side;
+            let right = 2 * us.index() + side;
             if self.castling >> right & 1 == 0 {
                 continue;
             }
-            let king_sq = self.castle_kings[us] as usize;
+            let king_sq = self.castle_kings[us];
             let Some((king, king_to, rook, rook_to)) = self.castle_squares(right, code_type(self.board[king_sq]))
             else {
                 continue;
             };
-            let span = |a: usize, b: usize| {
+            let span = |a: Square, b: Square| {
                 let (lo, hi) = (a.min(b), a.max(b));
-                (lo..=hi).fold(Bitboard::EMPTY, |bb, s| bb | Bitboard::square(s))
+                (lo.index()..=hi.index()).map(Square::new).collect::<Bitboard>()
             };
             let ends = Bitboard::square(king) | Bitboard::square(rook);
             let must_be_empty = (span(king, rook) | span(king, king_to) | span(rook, rook_to)) & !ends;

@@ -1,5 +1,7 @@
 //! `Move`: a packed 32-bit move.
 
+use crate::types::{PieceType, Square};
+
 /// from (bits 0-6), to (7-13), promotion type + 1 (14-18, 0 = none), kind (19-20).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(pub u32);
@@ -15,25 +17,25 @@ impl Move {
     pub const NONE: Move = Move(0);
 
     #[inline(always)]
-    pub fn new(from: usize, to: usize, kind: MoveKind) -> Move {
-        Move(from as u32 | (to as u32) << 7 | (kind as u32) << 19)
+    pub fn new(from: Square, to: Square, kind: MoveKind) -> Move {
+        Move(from.index() as u32 | (to.index() as u32) << 7 | (kind as u32) << 19)
     }
     #[inline(always)]
-    pub fn promotion(from: usize, to: usize, ty: usize) -> Move {
-        Move(from as u32 | (to as u32) << 7 | (ty as u32 + 1) << 14)
+    pub fn promotion(from: Square, to: Square, ty: PieceType) -> Move {
+        Move(from.index() as u32 | (to.index() as u32) << 7 | (ty.index() as u32 + 1) << 14)
     }
     #[inline(always)]
-    pub fn from(self) -> usize {
-        (self.0 & 127) as usize
+    pub fn from(self) -> Square {
+        Square::new((self.0 & 127) as usize)
     }
     #[inline(always)]
-    pub fn to(self) -> usize {
-        (self.0 >> 7 & 127) as usize
+    pub fn to(self) -> Square {
+        Square::new((self.0 >> 7 & 127) as usize)
     }
     #[inline(always)]
-    pub fn promoted(self) -> Option<usize> {
+    pub fn promoted(self) -> Option<PieceType> {
         let p = self.0 >> 14 & 31;
-        (p != 0).then(|| p as usize - 1)
+        (p != 0).then(|| PieceType::new(p as usize - 1))
     }
     #[inline(always)]
     pub fn kind(self) -> MoveKind {
@@ -47,6 +49,7 @@ impl Move {
 
 impl std::fmt::Debug for Move {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Move({}->{} {:?} {:?})", self.from(), self.to(), self.promoted(), self.kind())
+        let promoted = self.promoted().map(PieceType::index);
+        write!(f, "Move({}->{} {:?} {:?})", self.from().index(), self.to().index(), promoted, self.kind())
     }
 }

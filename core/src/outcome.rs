@@ -1,7 +1,8 @@
 //! Game-end detection: the result and the rule that decided it.
 
 use crate::position::Position;
-use crate::variant::{Stalemate, MAX_TYPES, WHITE};
+use crate::types::{Colour, PieceType, MAX_TYPES};
+use crate::variant::Stalemate;
 use serde::{Deserialize, Serialize};
 
 /// A game's result, written as PGN writes it.
@@ -16,11 +17,10 @@ pub enum GameResult {
 }
 
 impl GameResult {
-    pub fn win_for(colour: usize) -> GameResult {
-        if colour == WHITE {
-            GameResult::WhiteWins
-        } else {
-            GameResult::BlackWins
+    pub fn win_for(colour: Colour) -> GameResult {
+        match colour {
+            Colour::White => GameResult::WhiteWins,
+            Colour::Black => GameResult::BlackWins,
         }
     }
     /// `1-0`, `0-1`, `1/2-1/2`.
@@ -40,8 +40,8 @@ impl GameResult {
         }
     }
     /// The score of side `colour`: 1, 0.5 or 0.
-    pub fn score_for(self, colour: usize) -> f64 {
-        if colour == WHITE {
+    pub fn score_for(self, colour: Colour) -> f64 {
+        if colour == Colour::White {
             self.white_score()
         } else {
             1.0 - self.white_score()
@@ -153,8 +153,8 @@ impl Position {
     /// stalemate take precedence. `repetitions`: the occurrences of a position that draw (the
     /// variant's count in a game; a search may count fewer), 0 for never.
     pub fn draw_or_decision(&self, repetitions: usize) -> Option<(GameResult, Termination)> {
-        if let Some(winner) = self.decided_by_rule() {
-            return Some((winner.map_or(GameResult::Draw, GameResult::win_for), Termination::BareKing));
+        if let Some(result) = self.decided_by_rule() {
+            return Some((result, Termination::BareKing));
         }
         let v = &*self.variant;
         let draw = if v.move_rule > 0 && self.halfmove_clock() >= v.move_rule {
@@ -184,7 +184,7 @@ impl Position {
     /// reply, or stalemate as the variant scores it.
     pub fn no_moves_result(&self) -> (GameResult, Termination) {
         let us = self.side_to_move();
-        let them = 1 - us;
+        let them = !us;
         if self.in_check() {
             return (GameResult::win_for(them), Termination::Checkmate);
         }
@@ -205,7 +205,8 @@ impl Position {
         if v.insufficient.is_empty() || self.occupied().count() > v.insufficient_max_pieces {
             return false;
         }
-        let counts: [[u8; MAX_TYPES]; 2] = [0, 1].map(|c| std::array::from_fn(|t| self.pieces(c, t).count() as u8));
+        let counts: [[u8; MAX_TYPES]; 2] =
+            Colour::BOTH.map(|c| std::array::from_fn(|t| self.pieces(c, PieceType::new(t)).count() as u8));
         v.insufficient
             .iter()
             .any(|p| (p[0] == counts[0] && p[1] == counts[1]) || (p[0] == counts[1] && p[1] == counts[0]))

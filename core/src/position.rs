@@ -5,21 +5,22 @@ use crate::bitboard::Bitboard;
 use crate::error::{FenError, MoveError, SetupError};
 use crate::moves::{Move, MoveKind};
 use crate::setup::Setup;
-use crate::variant::{colour_name, Variant, BLACK, MAX_TYPES, WHITE};
+use crate::types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
+use crate::variant::Variant;
 use std::sync::Arc;
 
 /// Board cell: 0 = empty, else `1 + type + 16 * colour`.
 #[inline(always)]
-pub(crate) fn code(colour: usize, ty: usize) -> u8 {
-    (1 + ty + MAX_TYPES * colour) as u8
+pub(crate) fn code(colour: Colour, ty: PieceType) -> u8 {
+    (1 + ty.index() + MAX_TYPES * colour.index()) as u8
 }
 #[inline(always)]
-pub(crate) fn code_type(c: u8) -> usize {
-    (c as usize - 1) % MAX_TYPES
+pub(crate) fn code_type(c: u8) -> PieceType {
+    PieceType::new((c as usize - 1) % MAX_TYPES)
 }
 #[inline(always)]
-pub(crate) fn code_colour(c: u8) -> usize {
-    (c as usize - 1) / MAX_TYPES
+pub(crate) fn code_colour(c: u8) -> Colour {
+    Colour::from_index((c as usize - 1) / MAX_TYPES)
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -29,7 +30,7 @@ struct Undo {
     captured: u8,
     castling: u8,
     ep: Bitboard,
-    ep_victim: u8,
+    ep_victim: Square,
     halfmove: u32,
     key: u64,
 }
@@ -40,13 +41,13 @@ pub struct Position {
     pub(crate) board: [u8; 128],
     pub(crate) by_colour: [Bitboard; 2],
     pub(crate) by_type: [Bitboard; MAX_TYPES],
-    pub(crate) side: usize,
+    pub(crate) side: Colour,
     /// Rights: bit `2 * colour + (0 king side, 1 queen side)`.
     pub(crate) castling: u8,
-    pub(crate) castle_rooks: [u8; 4],
-    pub(crate) castle_kings: [u8; 2],
+    pub(crate) castle_rooks: [Square; 4],
+    pub(crate) castle_kings: [Square; 2],
     pub(crate) ep: Bitboard,
-    pub(crate) ep_victim: u8,
+    pub(crate) ep_victim: Square,
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) key: u64,
@@ -90,23 +91,23 @@ impl Position {
             by_type: [Bitboard::EMPTY; MAX_TYPES],
             side: setup.side,
             castling: 0,
-            castle_rooks: [0; 4],
-            castle_kings: [0; 2],
+            castle_rooks: [Square::default(); 4],
+            castle_kings: [Square::default(); 2],
             ep: Bitboard::EMPTY,
-            ep_victim: 0,
+            ep_victim: Square::default(),
             halfmove: setup.halfmove,
             fullmove: setup.fullmove,
             key: 0,
             history: Vec::with_capacity(256),
         };
-        for &(sq, c, t) in &setup.pieces {
-            pos.put(sq, c, t);
+        for p in &setup.pieces {
+            pos.put(p.square, p.colour, p.ty);
         }
         for right in (0..4).filter(|r| setup.castling >> r & 1 != 0) {
-            if let Some((king, rook)) = pos.find_castling(right / 2, right % 2) {
+            if let Some((king, rook)) = pos.find_castling(Colour::from_index(right / 2), right % 2) {
                 pos.castling |= 1 << right;
-                pos.castle_kings[right / 2] = king as u8;
-                pos.castle_rooks[right] = rook as u8;
+                pos.castle_kings[right / 2] = king;
+                pos.castle_rooks[right] = rook;
             }
         }
         if setup.en_passant.non_empty() {
@@ -118,43 +119,41 @@ impl Position {
 
     fn check_playable(&self) -> Result<(), SetupError> {
         let v = &*self.variant;
-        for colour in [WHITE, BLACK] {
-            let side = colour_name(colour);
-            let royal_types = (0..v.pieces.len()).filter(|&t| v.royal_mask >> t & 1 != 0);
-            let start: u32 = royal_types.clone().map(|t| v.start_counts[colour][t] as u32).sum();
+        for colour in Colour::BOTH {
+            let side = colour.name();
+            let start: u32 = v.royal_types.iter().map(|t| v.start_counts[colour][t] as u32).sum();
             let count = self.royals(colour).count();
             if start > 0 && count == 0 {
-                let letters = royal_types.map(|t| v.letter(colour, t)).collect();
+                let letters = v.royal_types.iter().map(|t| v.letter(colour, t)).collect();
                 return Err(SetupError::NoRoyal { side, letters });
             }
             // More royals than at the start only where a piece of this side promotes to one.
-            let promoters =
-                (0..v.pieces.len()).any(|t| v.start_counts[colour][t] > 0 && v.royal_promoters >> t & 1 != 0);
+            let promoters = v.royal_promoters.iter().any(|t| v.start_counts[colour][t] > 0);
             if !promoters && start > 0 && count > start {
                 return Err(SetupError::TooManyRoyals { side, count, most: start });
             }
-            for t in 0..v.pieces.len() {
+            for t in v.piece_types() {
                 if let Some(sq) = (self.pieces(colour, t) & v.unreachable[colour][t]).into_iter().next() {
                     return Err(SetupError::Unreachable { letter: v.letter(colour, t), square: v.geometry.name(sq) });
                 }
             }
         }
-        let them = 1 - self.side;
+        let them = !self.side;
         if self.royals_attacked(them) {
-            return Err(SetupError::OpponentInCheck { side: colour_name(them), mover: colour_name(self.side) });
+            return Err(SetupError::OpponentInCheck { side: them.name(), mover: self.side.name() });
         }
         Ok(())
     }
 
     /// The castling king and rook for a right, if they stand where the right needs them.
-    fn find_castling(&self, colour: usize, side: usize) -> Option<(usize, usize)> {
+    fn find_castling(&self, colour: Colour, side: usize) -> Option<(Square, Square)> {
         let v = &*self.variant;
         let c = v.castling.as_ref()?;
         let geo = v.geometry;
-        let rank = if colour == WHITE { 0 } else { geo.ranks - 1 };
+        let rank = if colour == Colour::White { 0 } else { geo.ranks - 1 };
         let king = (0..geo.files).map(|f| geo.square(f, rank)).find(|&s| {
             let p = self.board[s];
-            p != 0 && code_colour(p) == colour && v.pieces[code_type(p)].moves.castling.is_some()
+            p != 0 && code_colour(p) == colour && v.piece(code_type(p)).moves.castling.is_some()
         })?;
         let rook_code = code(colour, c.rook);
         let mut files: Vec<usize> = (0..geo.files).collect();
@@ -169,19 +168,19 @@ impl Position {
     /// Keeps FEN e.p. targets only where a pawn that made a multi-step stands beyond them.
     fn set_ep_from_fen(&mut self, targets: Bitboard) {
         let geo = self.variant.geometry;
-        let mover = 1 - self.side;
-        let last = if mover == WHITE { targets.msb() } else { targets.lsb() };
-        let Some(victim) = geo.offset(last, 0, if mover == WHITE { 1 } else { -1 }) else {
+        let mover = !self.side;
+        let last = if mover == Colour::White { targets.msb() } else { targets.lsb() };
+        let Some(victim) = geo.offset(last, 0, mover.sign()) else {
             return;
         };
         let p = self.board[victim];
         let one_file = targets.into_iter().all(|s| geo.file(s) == geo.file(victim));
-        if p == 0 || code_colour(p) != mover || self.variant.ep_mask >> code_type(p) & 1 == 0 || !one_file {
+        if p == 0 || code_colour(p) != mover || !self.variant.ep_types.contains(code_type(p)) || !one_file {
             return;
         }
         // A square the mover leapt over may be occupied; it is no target.
         self.ep = self.capturable_ep(targets & !self.occupied());
-        self.ep_victim = victim as u8;
+        self.ep_victim = victim;
     }
 
     /// Those of `targets` that a piece of the side to move could capture onto en passant.
@@ -189,10 +188,7 @@ impl Position {
         let v = &*self.variant;
         let us = self.side;
         let mut reach = Bitboard::EMPTY;
-        let mut types = v.ep_mask;
-        while types != 0 {
-            let t = types.trailing_zeros() as usize;
-            types &= types - 1;
+        for t in v.ep_types {
             for sq in self.by_type[t] & self.by_colour[us] {
                 reach |= v.moves[us][t].en_passant[sq];
                 if v.initial[us][t].has(sq) {
@@ -218,7 +214,7 @@ impl Position {
         for sq in self.ep {
             k ^= z.en_passant[sq];
         }
-        if self.side == BLACK {
+        if self.side == Colour::Black {
             k ^= z.side;
         }
         k
@@ -240,7 +236,7 @@ impl Position {
         // h3 can be taken on; `h3` alone would name a pawn on h4).
         let mut printed = self.ep;
         for sq in self.ep {
-            printed |= self.passed_squares(sq, self.ep_victim as usize);
+            printed |= self.passed_squares(sq, self.ep_victim);
         }
         for sq in printed {
             s += &geo.name(sq);
@@ -250,7 +246,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn put(&mut self, sq: usize, colour: usize, ty: usize) {
+    fn put(&mut self, sq: Square, colour: Colour, ty: PieceType) {
         self.board[sq] = code(colour, ty);
         self.by_colour[colour].set(sq);
         self.by_type[ty].set(sq);
@@ -258,7 +254,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn remove(&mut self, sq: usize) {
+    fn remove(&mut self, sq: Square) {
         let p = self.board[sq];
         let (colour, ty) = (code_colour(p), code_type(p));
         self.board[sq] = 0;
@@ -269,13 +265,13 @@ impl Position {
 
     /// (king, king destination, rook, rook destination) of castling right `right`, if both
     /// destinations are on the board.
-    pub(crate) fn castle_squares(&self, right: usize, king_ty: usize) -> Option<(usize, usize, usize, usize)> {
+    pub(crate) fn castle_squares(&self, right: usize, king_ty: PieceType) -> Option<(Square, Square, Square, Square)> {
         let v = &*self.variant;
         let geo = v.geometry;
-        let king = self.castle_kings[right / 2] as usize;
-        let rook = self.castle_rooks[right] as usize;
+        let king = self.castle_kings[right / 2];
+        let rook = self.castle_rooks[right];
         let dir: i32 = if rook > king { 1 } else { -1 };
-        let steps = v.pieces[king_ty].moves.castling? as i32;
+        let steps = v.piece(king_ty).moves.castling? as i32;
         let king_to = geo.offset(king, dir * steps, 0)?;
         let rook_to = match v.castling.as_ref()?.rook_moves {
             Some(n) => geo.offset(rook, -dir * n as i32, 0)?,
@@ -289,7 +285,7 @@ impl Position {
         let us = self.side;
         let moved = self.board[from];
         let ty = code_type(moved);
-        let capture_sq = if kind == MoveKind::EnPassant { self.ep_victim as usize } else { to };
+        let capture_sq = if kind == MoveKind::EnPassant { self.ep_victim } else { to };
         let captured = if kind == MoveKind::Castle { 0 } else { self.board[capture_sq] };
         self.history.push(Undo {
             mv: m,
@@ -309,7 +305,7 @@ impl Position {
         self.key = key;
         self.ep = Bitboard::EMPTY;
         if kind == MoveKind::Castle {
-            let right = 2 * us + usize::from(to < from);
+            let right = castling_right(us, from, to);
             let (king, king_to, rook, rook_to) = self.castle_squares(right, ty).expect("generated castling");
             let rook_ty = code_type(self.board[rook]);
             self.remove(king);
@@ -326,10 +322,10 @@ impl Position {
         if self.castling != 0 {
             let mut rights = self.castling;
             for i in 0..4 {
-                let lost = self.castle_rooks[i] as usize == from
-                    || self.castle_rooks[i] as usize == to
-                    || self.castle_kings[i / 2] as usize == from
-                    || self.castle_kings[i / 2] as usize == to;
+                let lost = self.castle_rooks[i] == from
+                    || self.castle_rooks[i] == to
+                    || self.castle_kings[i / 2] == from
+                    || self.castle_kings[i / 2] == to;
                 if lost && rights >> i & 1 != 0 {
                     rights &= !(1 << i);
                     self.key ^= self.variant.zobrist.castling[i];
@@ -338,23 +334,23 @@ impl Position {
             self.castling = rights;
         }
         let v = &*self.variant;
-        self.halfmove = if captured != 0 || v.pawn_mask >> ty & 1 != 0 { 0 } else { self.halfmove + 1 };
-        if us == BLACK {
+        self.halfmove = if captured != 0 || v.pawn_types.contains(ty) { 0 } else { self.halfmove + 1 };
+        if us == Colour::Black {
             self.fullmove += 1;
         }
-        self.side = 1 - us;
+        self.side = !us;
         self.key ^= v.zobrist.side;
         // E.p. targets only from a step straight forward: the FEN names the victim as the
         // piece one square beyond the last target, so that is all it can describe.
         let geo = v.geometry;
-        let forward = geo.file(from) == geo.file(to) && (geo.rank(to) > geo.rank(from)) == (us == WHITE);
-        if v.ep_mask >> ty & 1 != 0 && kind == MoveKind::Normal && captured == 0 && forward {
+        let forward = geo.file(from) == geo.file(to) && (geo.rank(to) > geo.rank(from)) == (us == Colour::White);
+        if v.ep_types.contains(ty) && kind == MoveKind::Normal && captured == 0 && forward {
             let passed = self.passed_squares(from, to) & !self.occupied();
             if passed.non_empty() {
                 let ep = self.capturable_ep(passed);
                 if ep.non_empty() {
                     self.ep = ep;
-                    self.ep_victim = to as u8;
+                    self.ep_victim = to;
                     for sq in ep {
                         self.key ^= self.variant.zobrist.en_passant[sq];
                     }
@@ -364,29 +360,27 @@ impl Position {
     }
 
     /// Squares strictly between two squares on one file, rank or diagonal.
-    fn passed_squares(&self, from: usize, to: usize) -> Bitboard {
+    fn passed_squares(&self, from: Square, to: Square) -> Bitboard {
         let geo = self.variant.geometry;
         let (df, dr) = (geo.file(to) as i32 - geo.file(from) as i32, geo.rank(to) as i32 - geo.rank(from) as i32);
         let n = df.abs().max(dr.abs());
         if n < 2 || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
             return Bitboard::EMPTY;
         }
-        (1..n).fold(Bitboard::EMPTY, |b, k| {
-            b | Bitboard::square(geo.offset(from, df.signum() * k, dr.signum() * k).unwrap())
-        })
+        (1..n).map(|k| geo.offset(from, df.signum() * k, dr.signum() * k).unwrap()).collect()
     }
 
     pub fn unmake(&mut self) {
         let u = self.history.pop().expect("unmake without make");
         let m = u.mv;
         let (from, to) = (m.from(), m.to());
-        self.side = 1 - self.side;
+        self.side = !self.side;
         let us = self.side;
-        if us == BLACK {
+        if us == Colour::Black {
             self.fullmove -= 1;
         }
         if m.kind() == MoveKind::Castle {
-            let right = 2 * us + usize::from(to < from);
+            let right = castling_right(us, from, to);
             self.castling = u.castling;
             let (king, king_to, rook, rook_to) = self.castle_squares(right, code_type(u.moved)).expect("made castling");
             let rook_ty = code_type(self.board[rook_to]);
@@ -398,7 +392,7 @@ impl Position {
             self.remove(to);
             self.put(from, us, code_type(u.moved));
             if u.captured != 0 {
-                let sq = if m.kind() == MoveKind::EnPassant { u.ep_victim as usize } else { to };
+                let sq = if m.kind() == MoveKind::EnPassant { u.ep_victim } else { to };
                 self.put(sq, code_colour(u.captured), code_type(u.captured));
             }
         }
@@ -426,13 +420,13 @@ impl Position {
         }
         self.ep = Bitboard::EMPTY;
         self.halfmove += 1;
-        self.side = 1 - self.side;
+        self.side = !self.side;
         self.key ^= self.variant.zobrist.side;
     }
 
     pub fn unmake_null(&mut self) {
         let u = self.history.pop().expect("unmake_null without make_null");
-        self.side = 1 - self.side;
+        self.side = !self.side;
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
         self.halfmove = u.halfmove;
@@ -444,7 +438,7 @@ impl Position {
         &self.variant
     }
     #[inline(always)]
-    pub fn side_to_move(&self) -> usize {
+    pub fn side_to_move(&self) -> Colour {
         self.side
     }
     #[inline(always)]
@@ -456,31 +450,30 @@ impl Position {
         self.by_colour[0] | self.by_colour[1]
     }
     #[inline(always)]
-    pub fn colour_bb(&self, colour: usize) -> Bitboard {
+    pub fn colour_bb(&self, colour: Colour) -> Bitboard {
         self.by_colour[colour]
     }
     #[inline(always)]
-    pub fn type_bb(&self, ty: usize) -> Bitboard {
+    pub fn type_bb(&self, ty: PieceType) -> Bitboard {
         self.by_type[ty]
     }
     #[inline(always)]
-    pub fn pieces(&self, colour: usize, ty: usize) -> Bitboard {
+    pub fn pieces(&self, colour: Colour, ty: PieceType) -> Bitboard {
         self.by_colour[colour] & self.by_type[ty]
+    }
+    /// The pieces of any of `types`, of both colours.
+    #[inline(always)]
+    pub fn types_bb(&self, types: TypeSet) -> Bitboard {
+        types.iter().fold(Bitboard::EMPTY, |b, t| b | self.by_type[t])
     }
     /// Every pawn-type piece, of both colours.
     #[inline(always)]
     pub fn pawns(&self) -> Bitboard {
-        let mut mask = self.variant.pawn_mask;
-        let mut b = Bitboard::EMPTY;
-        while mask != 0 {
-            b |= self.by_type[mask.trailing_zeros() as usize];
-            mask &= mask - 1;
-        }
-        b
+        self.types_bb(self.variant.pawn_types)
     }
     /// (colour, type) on a square.
     #[inline(always)]
-    pub fn piece_at(&self, sq: usize) -> Option<(usize, usize)> {
+    pub fn piece_at(&self, sq: Square) -> Option<(Colour, PieceType)> {
         let p = self.board[sq];
         (p != 0).then(|| (code_colour(p), code_type(p)))
     }
@@ -498,25 +491,19 @@ impl Position {
         self.ep
     }
     /// The piece an en-passant capture would take, if any may be taken.
-    pub fn en_passant_victim(&self) -> Option<usize> {
-        self.ep.non_empty().then_some(self.ep_victim as usize)
+    pub fn en_passant_victim(&self) -> Option<Square> {
+        self.ep.non_empty().then_some(self.ep_victim)
     }
     /// The last move made, if any.
     pub fn last_move(&self) -> Option<Move> {
         self.history.last().map(|u| u.mv).filter(|&m| m != Move::NONE)
     }
     /// The piece captured by the last move, as (colour, type).
-    pub fn last_captured(&self) -> Option<(usize, usize)> {
+    pub fn last_captured(&self) -> Option<(Colour, PieceType)> {
         self.history.last().filter(|u| u.captured != 0).map(|u| (code_colour(u.captured), code_type(u.captured)))
     }
-    pub fn royals(&self, colour: usize) -> Bitboard {
-        let mut m = self.variant.royal_mask;
-        let mut b = Bitboard::EMPTY;
-        while m != 0 {
-            b |= self.by_type[m.trailing_zeros() as usize];
-            m &= m - 1;
-        }
-        b & self.by_colour[colour]
+    pub fn royals(&self, colour: Colour) -> Bitboard {
+        self.types_bb(self.variant.royal_types) & self.by_colour[colour]
     }
     /// How often the current position occurred before (same side, rights and e.p.), counting
     /// back only to the last capture or pawn move.
@@ -557,7 +544,7 @@ impl Position {
             l => {
                 let mut chars = l.chars();
                 match (chars.next(), chars.next()) {
-                    (Some(c), None) if c.is_ascii_lowercase() => Some(self.variant.piece_index(c).ok_or_else(illegal)?),
+                    (Some(c), None) if c.is_ascii_lowercase() => Some(self.variant.piece_type(c).ok_or_else(illegal)?),
                     _ => return Err(illegal()),
                 }
             }
@@ -566,4 +553,10 @@ impl Position {
         self.legal_moves(&mut moves);
         moves.into_iter().find(|m| m.from() == from && m.to() == to && m.promoted() == promotion).ok_or_else(illegal)
     }
+}
+
+/// The castling right a castling move of `colour` uses: `2 * colour`, plus one towards the a-file.
+#[inline(always)]
+pub(crate) fn castling_right(colour: Colour, from: Square, to: Square) -> usize {
+    2 * colour.index() + usize::from(to < from)
 }

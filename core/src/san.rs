@@ -5,6 +5,7 @@
 use crate::error::MoveError;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
+use crate::types::Square;
 
 impl Position {
     /// SAN without the check suffix.
@@ -16,7 +17,7 @@ impl Position {
         }
         let (_, ty) = self.piece_at(m.from()).expect("a piece moves");
         let capture = self.is_capture(m);
-        let rivals: Vec<usize> = legal
+        let rivals: Vec<Square> = legal
             .iter()
             .filter(|&&o| {
                 o.to() == m.to()
@@ -30,7 +31,8 @@ impl Position {
         let file_unique = rivals.iter().all(|&r| geo.file(r) != geo.file(m.from()));
         let rank_unique = rivals.iter().all(|&r| geo.rank(r) != geo.rank(m.from()));
         let mut s = String::new();
-        if v.pieces[ty].pawn && v.pieces[ty].letter == 'p' {
+        let piece = v.piece(ty);
+        if piece.pawn && piece.letter == 'p' {
             // The pawn goes without a letter (as in PGN and Fairy-Stockfish; other pawn-type
             // pieces such as hoplites keep theirs); captures, and moves another pawn could make,
             // name the file.
@@ -38,7 +40,7 @@ impl Position {
                 s.push_str(if file_unique { &name[..1] } else { &name });
             }
         } else {
-            s.push(v.pieces[ty].letter.to_ascii_uppercase());
+            s.push(piece.letter.to_ascii_uppercase());
             if !rivals.is_empty() {
                 if file_unique {
                     s.push_str(&name[..1]);
@@ -55,7 +57,7 @@ impl Position {
         s += &geo.name(m.to());
         if let Some(p) = m.promoted() {
             s.push('=');
-            s.push(v.pieces[p].letter.to_ascii_uppercase());
+            s.push(v.piece(p).letter.to_ascii_uppercase());
         }
         s
     }

@@ -6,15 +6,20 @@
 use crate::bitboard::Bitboard;
 use crate::error::{FenError, FenErrorKind, PlacementError};
 use crate::geometry::Geometry;
-use crate::variant::{BLACK, WHITE};
+use crate::types::{Colour, PieceType, Square};
 
-/// A piece on a square: (square, colour, piece type).
-pub type Placed = (usize, usize, usize);
+/// A piece on a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    pub square: Square,
+    pub colour: Colour,
+    pub ty: PieceType,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     pub pieces: Vec<Placed>,
-    pub side: usize,
+    pub side: Colour,
     /// Castling rights asked for: bit `2 * colour + (0 king side, 1 queen side)`.
     pub castling: u8,
     /// The en-passant field's squares, as written.
@@ -51,7 +56,8 @@ pub fn parse_placement(geo: &Geometry, letters: &[char], text: &str) -> Result<V
             } else if let Some(t) = letters.iter().position(|&l| c.is_ascii_alphabetic() && l == c.to_ascii_lowercase())
             {
                 if file < geo.files {
-                    out.push((geo.square(file, rank), usize::from(c.is_ascii_lowercase()), t));
+                    let colour = if c.is_ascii_lowercase() { Colour::Black } else { Colour::White };
+                    out.push(Placed { square: geo.square(file, rank), colour, ty: PieceType::new(t) });
                 }
                 file += 1;
             } else {
@@ -79,7 +85,7 @@ pub fn parse_placement(geo: &Geometry, letters: &[char], text: &str) -> Result<V
 }
 
 /// The placement field of a board whose squares hold `letter(sq)`.
-pub fn placement_text(geo: &Geometry, letter: impl Fn(usize) -> Option<char>) -> String {
+pub fn placement_text(geo: &Geometry, letter: impl Fn(Square) -> Option<char>) -> String {
     let mut s = String::new();
     for rank in (0..geo.ranks).rev() {
         let mut empty = 0;
@@ -106,8 +112,8 @@ pub fn placement_text(geo: &Geometry, letter: impl Fn(usize) -> Option<char>) ->
 
 /// The side-to-move and castling fields, with the spaces around them.
 /// ` w KQkq ` (the spaces around it included).
-pub fn side_and_castling(side: usize, castling: u8) -> String {
-    let mut s = String::from(if side == WHITE { " w " } else { " b " });
+pub fn side_and_castling(side: Colour, castling: u8) -> String {
+    let mut s = String::from(if side == Colour::White { " w " } else { " b " });
     if castling == 0 {
         s.push('-');
     }
@@ -124,11 +130,11 @@ impl Setup {
     /// The FEN of this setup; `letters` are the variant's lower-case piece letters.
     pub fn to_fen(&self, geo: &Geometry, letters: &[char]) -> String {
         let mut s = placement_text(geo, |sq| {
-            self.pieces.iter().find(|p| p.0 == sq).map(|&(_, c, t)| {
-                if c == WHITE {
-                    letters[t].to_ascii_uppercase()
+            self.pieces.iter().find(|p| p.square == sq).map(|p| {
+                if p.colour == Colour::White {
+                    letters[p.ty].to_ascii_uppercase()
                 } else {
-                    letters[t]
+                    letters[p.ty]
                 }
             })
         });
@@ -155,8 +161,8 @@ impl Setup {
         }
         let pieces = parse_placement(geo, letters, fields[0]).map_err(|e| err(e.into()))?;
         let side = match fields.get(1).copied().unwrap_or("w") {
-            "w" => WHITE,
-            "b" => BLACK,
+            "w" => Colour::White,
+            "b" => Colour::Black,
             s => return Err(err(FenErrorKind::SideToMove(s.into()))),
         };
         let mut castling = 0;
@@ -198,16 +204,15 @@ impl Setup {
     /// side to move. Every line of play is the same with the colours renamed, so a perft of
     /// the mirror equals the original's.
     pub fn colour_mirror(&self, geo: &Geometry) -> Setup {
-        let mirror = |sq: usize| geo.square(geo.file(sq), geo.ranks - 1 - geo.rank(sq));
-        let mut en_passant = Bitboard::EMPTY;
-        for sq in self.en_passant {
-            en_passant.set(mirror(sq));
-        }
         Setup {
-            pieces: self.pieces.iter().map(|&(sq, c, t)| (mirror(sq), 1 - c, t)).collect(),
-            side: 1 - self.side,
+            pieces: self
+                .pieces
+                .iter()
+                .map(|&p| Placed { square: geo.mirror(p.square), colour: !p.colour, ..p })
+                .collect(),
+            side: !self.side,
             castling: (self.castling >> 2) | ((self.castling & 3) << 2),
-            en_passant,
+            en_passant: self.en_passant.map(|sq| geo.mirror(sq)).collect(),
             ..*self
         }
     }

@@ -3,6 +3,7 @@
 use crate::betza::{lame_path, MoveRule};
 use crate::bitboard::Bitboard;
 use crate::geometry::Geometry;
+use crate::types::Square;
 
 /// A bitboard per square, indexed without a bounds check (a square is below 128).
 #[derive(Clone, Debug)]
@@ -23,28 +24,18 @@ impl Default for PerSquare {
     }
 }
 
-impl std::ops::Index<usize> for PerSquare {
+impl std::ops::Index<Square> for PerSquare {
     type Output = Bitboard;
     #[inline(always)]
-    fn index(&self, sq: usize) -> &Bitboard {
-        &self.0[sq & 127]
+    fn index(&self, sq: Square) -> &Bitboard {
+        &self.0[sq]
     }
 }
 
-impl std::ops::IndexMut<usize> for PerSquare {
+impl std::ops::IndexMut<Square> for PerSquare {
     #[inline(always)]
-    fn index_mut(&mut self, sq: usize) -> &mut Bitboard {
-        &mut self.0[sq & 127]
-    }
-}
-
-impl FromIterator<Bitboard> for PerSquare {
-    fn from_iter<I: IntoIterator<Item = Bitboard>>(it: I) -> Self {
-        let mut p = PerSquare::new();
-        for (sq, b) in it.into_iter().enumerate().take(128) {
-            p[sq] = b;
-        }
-        p
+    fn index_mut(&mut self, sq: Square) -> &mut Bitboard {
+        &mut self.0[sq]
     }
 }
 
@@ -67,17 +58,7 @@ impl Rays {
     pub fn new(geo: &Geometry, steps: Vec<(i32, i32)>) -> Rays {
         let rays = steps
             .iter()
-            .map(|&(dx, dy)| {
-                let mut squares = PerSquare::new();
-                for sq in 0..geo.squares() {
-                    let mut s = sq;
-                    while let Some(t) = geo.offset(s, dx, dy) {
-                        squares[sq].set(t);
-                        s = t;
-                    }
-                }
-                Ray { squares, ascending: dy > 0 || (dy == 0 && dx > 0) }
-            })
+            .map(|&(dx, dy)| Ray { squares: reach(geo, (dx, dy), u32::MAX), ascending: dy > 0 || (dy == 0 && dx > 0) })
             .collect();
         Rays { steps, rays }
     }
@@ -87,13 +68,13 @@ impl Rays {
     }
 
     #[inline(always)]
-    pub fn ray(&self, dir: usize, sq: usize) -> Bitboard {
+    pub fn ray(&self, dir: usize, sq: Square) -> Bitboard {
         self.rays[dir].squares[sq]
     }
 
     /// The squares a rider reaches from `sq` along `dir`, up to and including the first blocker.
     #[inline(always)]
-    pub fn attacks(&self, dir: usize, sq: usize, occ: Bitboard) -> Bitboard {
+    pub fn attacks(&self, dir: usize, sq: Square, occ: Bitboard) -> Bitboard {
         let r = &self.rays[dir];
         let ray = r.squares[sq];
         let blockers = ray & occ;
@@ -106,7 +87,7 @@ impl Rays {
 
     /// The first occupied square from `sq` along `dir`.
     #[inline(always)]
-    pub fn first_blocker(&self, dir: usize, sq: usize, occ: Bitboard) -> Option<usize> {
+    pub fn first_blocker(&self, dir: usize, sq: Square, occ: Bitboard) -> Option<Square> {
         let r = &self.rays[dir];
         let blockers = r.squares[sq] & occ;
         if blockers.is_empty() {
@@ -132,7 +113,7 @@ pub struct Rider {
 /// A leap that the piece on its path blocks.
 #[derive(Clone, Copy, Debug)]
 pub struct LameLeap {
-    pub to: u8,
+    pub to: Square,
     pub path: Bitboard,
     pub quiet: bool,
     pub capture: bool,
@@ -153,18 +134,16 @@ pub struct MoveSet {
 impl MoveSet {
     /// Compiles rules whose steps are already in this side's orientation.
     pub fn compile(geo: &Geometry, rays: &Rays, rules: &[(MoveRule, Vec<(i32, i32)>)]) -> MoveSet {
-        let n = 128;
-        let mut ms = MoveSet { lame: vec![Vec::new(); n], ..Default::default() };
+        let mut ms = MoveSet { lame: vec![Vec::new(); 128], ..Default::default() };
         for (rule, steps) in rules {
             for &(dx, dy) in steps {
                 if rule.is_rider() {
                     let dir = rays.index((dx, dy));
-                    let reach = (rule.range > 1)
-                        .then(|| (0..n).map(|sq| reach(geo, sq, (dx, dy), rule.range)).collect::<PerSquare>());
+                    let reach = (rule.range > 1).then(|| reach(geo, (dx, dy), rule.range));
                     ms.riders.push(Rider { dir, reach, quiet: rule.quiet, capture: rule.capture });
                     continue;
                 }
-                for sq in 0..geo.squares() {
+                for sq in geo.all() {
                     let Some(to) = geo.offset(sq, dx, dy) else {
                         continue;
                     };
@@ -175,7 +154,7 @@ impl MoveSet {
                             .map(|&(px, py)| geo.offset(sq, px, py).expect("inside the leap"))
                             .fold(Bitboard::EMPTY, |b, s| b | Bitboard::square(s));
                         if rule.quiet || rule.capture {
-                            ms.lame[sq].push(LameLeap { to: to as u8, path, quiet: rule.quiet, capture: rule.capture });
+                            ms.lame[sq].push(LameLeap { to, path, quiet: rule.quiet, capture: rule.capture });
                             ms.any_lame = true;
                         }
                         continue;
@@ -206,7 +185,7 @@ impl MoveSet {
     /// Pseudo-legal targets from `sq`: (quiet targets, capture targets), before masking by
     /// occupancy and colour.
     #[inline(always)]
-    pub fn targets(&self, rays: &Rays, sq: usize, occ: Bitboard) -> (Bitboard, Bitboard) {
+    pub fn targets(&self, rays: &Rays, sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
         let mut quiet = self.quiet[sq];
         let mut capture = self.capture[sq];
         for r in &self.riders {
@@ -224,10 +203,10 @@ impl MoveSet {
         for l in self.lame_leaps(sq) {
             if (l.path & occ).is_empty() {
                 if l.quiet {
-                    quiet.set(l.to as usize);
+                    quiet.set(l.to);
                 }
                 if l.capture {
-                    capture.set(l.to as usize);
+                    capture.set(l.to);
                 }
             }
         }
@@ -236,7 +215,7 @@ impl MoveSet {
 
     /// The lame leaps from `sq` (none without a look at the table when the piece has none).
     #[inline(always)]
-    pub fn lame_leaps(&self, sq: usize) -> &[LameLeap] {
+    pub fn lame_leaps(&self, sq: Square) -> &[LameLeap] {
         if self.any_lame {
             &self.lame[sq]
         } else {
@@ -249,18 +228,17 @@ impl MoveSet {
     }
 }
 
-/// Empty-board reach of a rider limited to `range` steps.
-pub fn reach(geo: &Geometry, sq: usize, (dx, dy): (i32, i32), range: u32) -> Bitboard {
-    let mut b = Bitboard::EMPTY;
-    let mut s = sq;
-    for _ in 0..range {
-        match geo.offset(s, dx, dy) {
-            Some(t) => {
-                b.set(t);
-                s = t;
-            }
-            None => break,
+/// Empty-board reach of a rider limited to `range` steps, from each square (a whole ray for
+/// `u32::MAX`).
+pub fn reach(geo: &Geometry, (dx, dy): (i32, i32), range: u32) -> PerSquare {
+    let mut out = PerSquare::new();
+    for sq in geo.all() {
+        let mut s = sq;
+        for _ in 0..range {
+            let Some(t) = geo.offset(s, dx, dy) else { break };
+            out[sq].set(t);
+            s = t;
         }
     }
-    b
+    out
 }

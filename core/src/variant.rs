@@ -6,12 +6,9 @@ use crate::bitboard::Bitboard;
 use crate::error::FenError;
 use crate::geometry::Geometry;
 use crate::setup::{Placed, Setup};
-use crate::tables::{MoveSet, Rays};
+use crate::tables::{MoveSet, PerSquare, Rays};
+use crate::types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
 use crate::zobrist::Zobrist;
-
-pub const MAX_TYPES: usize = 16;
-pub const WHITE: usize = 0;
-pub const BLACK: usize = 1;
 
 /// The built-in variants, embedded so that nothing needs to be on disk.
 pub const BUILTIN: &[(&str, &str)] = &[
@@ -24,8 +21,9 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("great-shatranj-r", include_str!("../../configs/variants/great-shatranj-r.toml")),
 ];
 
+/// A piece type's definition, as the variant file gives it (`Variant::piece`).
 #[derive(Clone, Debug)]
-pub struct PieceType {
+pub struct PieceDef {
     pub letter: char,
     pub name: String,
     pub betza: String,
@@ -34,11 +32,11 @@ pub struct PieceType {
     pub royal: bool,
     /// Pawn-type: its moves reset the move-rule counter.
     pub pawn: bool,
-    pub promotes_to: Vec<usize>,
+    pub promotes_to: TypeSet,
     pub no_same_capture: bool,
 }
 
-impl PieceType {
+impl PieceDef {
     /// Whether the piece never leaves the colour of its square (a bishop, an alfil, a ferz):
     /// such pieces are worth more in pairs.
     pub fn colour_bound(&self) -> bool {
@@ -74,15 +72,15 @@ pub enum OpeningMode {
 #[derive(Clone, Debug)]
 pub struct OpeningMove {
     pub player_move: u32,
-    pub piece: usize,
-    pub from: [usize; 2],
-    pub to: [usize; 2],
-    pub requires: Option<(usize, [usize; 2])>,
+    pub piece: PieceType,
+    pub from: [Square; 2],
+    pub to: [Square; 2],
+    pub requires: Option<(PieceType, [Square; 2])>,
 }
 
 #[derive(Clone, Debug)]
 pub struct Castling {
-    pub rook: usize,
+    pub rook: PieceType,
     /// How far the rook moves towards the king; `None`: it lands beside the king, inside.
     pub rook_moves: Option<u32>,
 }
@@ -90,10 +88,28 @@ pub struct Castling {
 /// Reversed capture tables of one side, for "is this square attacked by that side".
 #[derive(Clone, Debug, Default)]
 pub struct Attackers {
-    /// (type, reversed non-rider captures, squares the piece must stand on for these).
-    pub leapers: Vec<(usize, MoveSet, Option<Bitboard>)>,
-    /// (reversed direction, reach limit per square, types riding it as a bit mask).
-    pub riders: Vec<(usize, Option<crate::tables::PerSquare>, u32)>,
+    pub leapers: Vec<LeaperAttack>,
+    pub riders: Vec<RiderAttack>,
+}
+
+/// A piece type's captures that are not plain rides, reversed: from a square, where such a
+/// piece would attack it from.
+#[derive(Clone, Debug)]
+pub struct LeaperAttack {
+    pub ty: PieceType,
+    pub captures: MoveSet,
+    /// The squares the piece must stand on for these captures (its initial moves), if any.
+    pub only_from: Option<Bitboard>,
+}
+
+/// A capturing ride, reversed: the line from a square along which riders of `types` attack
+/// it, shared by the types with the same direction and no reach limit.
+#[derive(Clone, Debug)]
+pub struct RiderAttack {
+    pub dir: usize,
+    /// The reach per square, for a ride of limited range.
+    pub reach: Option<PerSquare>,
+    pub types: TypeSet,
 }
 
 pub struct Variant {
@@ -103,13 +119,13 @@ pub struct Variant {
     pub uci_variant: Option<String>,
     pub xboard_variant: Option<String>,
     pub geometry: Geometry,
-    pub pieces: Vec<PieceType>,
+    pub pieces: Vec<PieceDef>,
     /// The start position's FEN, as the variant file gives it, and as read.
     pub setup: String,
     pub start: Setup,
     pub promotion_zone: [Bitboard; 2],
-    pub lost_only: u32,
-    pub distinct_colour: u32,
+    pub lost_only: TypeSet,
+    pub distinct_colour: TypeSet,
     pub castling: Option<Castling>,
     pub stalemate: Stalemate,
     pub bare_king: BareKing,
@@ -133,13 +149,13 @@ pub struct Variant {
     pub moves: [Vec<MoveSet>; 2],
     pub initial_moves: [Vec<MoveSet>; 2],
     pub attackers: [Attackers; 2],
-    pub royal_mask: u32,
-    pub pawn_mask: u32,
+    pub royal_types: TypeSet,
+    pub pawn_types: TypeSet,
     /// Types whose lame multi-steps leave en-passant targets (those that capture e.p.).
-    pub ep_mask: u32,
+    pub ep_types: TypeSet,
     pub lame_capture: [bool; 2],
     /// Types that may promote to a royal type (pins do not bind them).
-    pub royal_promoters: u32,
+    pub royal_promoters: TypeSet,
     pub zobrist: Zobrist,
     pub dark_squares: Bitboard,
 }
@@ -154,19 +170,27 @@ pub fn builtin_names() -> Vec<&'static str> {
     BUILTIN.iter().map(|(n, _)| *n).collect()
 }
 
-/// "White" or "Black".
-pub fn colour_name(colour: usize) -> &'static str {
-    if colour == WHITE {
-        "White"
-    } else {
-        "Black"
-    }
-}
-
 impl Variant {
-    pub fn piece_index(&self, letter: char) -> Option<usize> {
+    /// The definition of piece type `t`.
+    #[inline(always)]
+    pub fn piece(&self, t: PieceType) -> &PieceDef {
+        &self.pieces[t]
+    }
+
+    /// The variant's piece types, in order.
+    pub fn piece_types(&self) -> impl ExactSizeIterator<Item = PieceType> + DoubleEndedIterator + Clone {
+        PieceType::first(self.pieces.len())
+    }
+
+    /// Each piece type with its definition, in order.
+    pub fn typed_pieces(&self) -> impl Iterator<Item = (PieceType, &PieceDef)> + Clone {
+        self.piece_types().zip(&self.pieces)
+    }
+
+    /// The piece type of a letter (either case).
+    pub fn piece_type(&self, letter: char) -> Option<PieceType> {
         let l = letter.to_ascii_lowercase();
-        self.pieces.iter().position(|p| p.letter == l)
+        self.pieces.iter().position(|p| p.letter == l).map(PieceType::new)
     }
 
     /// A move in UCI notation: from, to, promotion letter (lower case); castling is the king's
@@ -175,7 +199,7 @@ impl Variant {
         let geo = self.geometry;
         let mut s = geo.name(m.from()) + &geo.name(m.to());
         if let Some(t) = m.promoted() {
-            s.push(self.pieces[t].letter);
+            s.push(self.piece(t).letter);
         }
         s
     }
@@ -205,22 +229,22 @@ impl Variant {
         let geo = &self.geometry;
         let mut setup = self.parse_setup(fen)?;
         let back = [0, geo.ranks - 1];
-        let on = |side: usize, file: usize| {
+        let on = |side: Colour, file: usize| {
             let sq = geo.square(file, back[side]);
-            setup.pieces.iter().find(|p| p.0 == sq).copied()
+            setup.pieces.iter().find(|p| p.square == sq).copied()
         };
-        let movable = |p: Option<Placed>, side: usize| match p {
+        let movable = |p: Option<Placed>, side: Colour| match p {
             None => true,
-            Some((_, c, t)) => {
-                let piece = &self.pieces[t];
-                c == side && !piece.royal && !piece.pawn && self.castling.as_ref().is_none_or(|k| k.rook != t)
+            Some(p) => {
+                let piece = self.piece(p.ty);
+                p.colour == side && !piece.royal && !piece.pawn && self.castling.as_ref().is_none_or(|k| k.rook != p.ty)
             }
         };
         let mut target: Vec<usize> = (0..geo.files).collect();
         for parity in 0..2 {
             let files: Vec<usize> = (parity..geo.files)
                 .step_by(2)
-                .filter(|&f| movable(on(WHITE, f), WHITE) && movable(on(BLACK, f), BLACK))
+                .filter(|&f| Colour::BOTH.into_iter().all(|c| movable(on(c, f), c)))
                 .collect();
             let mut shuffled = files.clone();
             permute(&mut shuffled);
@@ -229,17 +253,18 @@ impl Variant {
             }
         }
         for p in &mut setup.pieces {
-            let rank = geo.rank(p.0);
+            let rank = geo.rank(p.square);
             if back.contains(&rank) {
-                p.0 = geo.square(target[geo.file(p.0)], rank);
+                p.square = geo.square(target[geo.file(p.square)], rank);
             }
         }
         Ok(setup.to_fen(geo, &self.letters()))
     }
 
-    pub fn letter(&self, colour: usize, ty: usize) -> char {
-        let l = self.pieces[ty].letter;
-        if colour == WHITE {
+    /// The FEN letter of a piece: upper case for White.
+    pub fn letter(&self, colour: Colour, ty: PieceType) -> char {
+        let l = self.piece(ty).letter;
+        if colour == Colour::White {
             l.to_ascii_uppercase()
         } else {
             l

@@ -1,6 +1,6 @@
 //! Zobrist keys, and the one 64-bit mixer (splitmix64) everything seeded in hoplite uses.
 
-use crate::variant::MAX_TYPES;
+use crate::types::{Colour, PieceType, Square, MAX_TYPES};
 
 /// The splitmix64 finaliser: a well-spread 64-bit hash of `x` (Steele, Lea and Flood 2014).
 #[inline]
@@ -37,7 +37,7 @@ impl Zobrist {
         }
     }
     #[inline(always)]
-    pub fn piece(&self, colour: usize, ty: usize, sq: usize) -> u64 {
-        self.pieces[(colour * MAX_TYPES + ty) * 128 + sq]
+    pub fn piece(&self, colour: Colour, ty: PieceType, sq: Square) -> u64 {
+        self.pieces[(colour.index() * MAX_TYPES + ty.index()) * 128 + sq.index()]
     }
 }

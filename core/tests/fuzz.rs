@@ -3,7 +3,7 @@
 //! (make/unmake restore the position, the incremental key matches a fresh one).
 
 use hoplite_core::variant::BUILTIN;
-use hoplite_core::{betza, perft, Bitboard, Move, Position, Variant};
+use hoplite_core::{betza, perft, Bitboard, Colour, Move, PieceType, Position, TypeSet, Variant, MAX_TYPES};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -230,13 +230,8 @@ fn guarded(what: &str, input: &str, f: impl FnOnce() -> Result<(), String>) -> R
 /// moves are skipped for such positions.
 fn ambiguous_castling(p: &Position) -> bool {
     let v = p.variant();
-    (0..2).any(|c| {
-        v.pieces
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.moves.castling.is_some())
-            .map(|(t, _)| p.pieces(c, t).count())
-            .sum::<u32>()
+    Colour::BOTH.into_iter().any(|c| {
+        v.piece_types().filter(|&t| v.piece(t).moves.castling.is_some()).map(|t| p.pieces(c, t).count()).sum::<u32>()
             > 1
     })
 }
@@ -268,8 +263,8 @@ fn check_position(p: &Position, rng: &mut ChaCha8Rng, plies: usize) -> Result<()
         // Sound: the mover is not left in check (all of its royal pieces attacked).
         let mover = p.side_to_move();
         let royals = w.royals(mover);
-        let (occ, them) = (w.occupied(), w.colour_bb(1 - mover));
-        if royals.non_empty() && royals.into_iter().all(|r| w.attacked_by(r, 1 - mover, occ, them)) {
+        let (occ, them) = (w.occupied(), w.colour_bb(!mover));
+        if royals.non_empty() && royals.into_iter().all(|r| w.attacked_by(r, !mover, occ, them)) {
             return Err(format!("{} from '{fen}' leaves the mover in check", p.move_to_uci(m)));
         }
         let after = w.to_fen();
@@ -515,9 +510,9 @@ fn fuzz_betza() {
 }
 
 /// Where a piece would attack a square from, taken at the squares its pieces stand on, is
-/// exactly the set of attackers: every built-in piece in the setups, the perft positions and
-/// random games, and lame and one-sided pieces (a Mao, a piece that captures forward-left
-/// only) among chess pieces in random games.
+/// exactly the set of attackers, and a square has attackers just when it is attacked: every
+/// built-in piece in the setups, the perft positions and random games, and lame and one-sided
+/// pieces (a Mao, a piece that captures forward-left only) among chess pieces in random games.
 #[test]
 fn attack_origins_hold_the_attackers() {
     let mut rng = ChaCha8Rng::seed_from_u64(23);
@@ -541,18 +536,21 @@ fn attack_origins_hold_the_attackers() {
     for (v, fen) in positions {
         let p = Position::from_fen(&v, &fen).unwrap();
         let occ = p.occupied();
-        let types = v.pieces.len();
-        for sq in 0..v.geometry.squares() {
-            for by in 0..2 {
-                let alone: Vec<Bitboard> = (0..types).map(|ty| p.attack_origins_of(sq, by, 1 << ty, occ)[ty]).collect();
-                let from_origins = (0..types).fold(Bitboard::EMPTY, |b, ty| b | (alone[ty] & p.pieces(by, ty)));
-                assert!(from_origins == p.attackers_to(sq, by, occ), "{}: {fen}, square {sq}, side {by}", v.name);
+        for sq in v.geometry.all() {
+            for by in Colour::BOTH {
+                let alone: Vec<Bitboard> =
+                    v.piece_types().map(|ty| p.attack_origins_of(sq, by, TypeSet::single(ty), occ)[ty]).collect();
+                let from_origins = v.piece_types().fold(Bitboard::EMPTY, |b, ty| b | (alone[ty] & p.pieces(by, ty)));
+                let attackers = p.attackers_to(sq, by, occ);
+                let at = format!("{}: {fen}, square {}, side {by}", v.name, v.geometry.name(sq));
+                assert!(from_origins == attackers, "{at}");
+                assert_eq!(p.attacked_by(sq, by, occ, p.colour_bb(by)), attackers.non_empty(), "{at}");
                 // Asked for several types at once (rays shared among them), each type's own.
-                let mask = rng.gen::<u32>() & ((1 << types) - 1);
-                let together = p.attack_origins_of(sq, by, mask, occ);
-                for (ty, &origins) in together.iter().enumerate() {
-                    let own = if mask >> ty & 1 != 0 { alone[ty] } else { Bitboard::EMPTY };
-                    assert!(origins == own, "{}: {fen}, square {sq}, side {by}, types {mask:b}", v.name);
+                let types: TypeSet = v.piece_types().filter(|_| rng.gen()).collect();
+                let together = p.attack_origins_of(sq, by, types, occ);
+                for (ty, &origins) in PieceType::first(MAX_TYPES).zip(&together) {
+                    let own = if types.contains(ty) { alone[ty] } else { Bitboard::EMPTY };
+                    assert!(origins == own, "{at}, types {types:?}");
                 }
             }
         }

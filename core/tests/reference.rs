@@ -7,7 +7,7 @@ mod mailbox;
 
 use hoplite_core::moves::MoveKind;
 use hoplite_core::variant::builtin_names;
-use hoplite_core::{Move, Position, Variant};
+use hoplite_core::{Move, PieceType, Position, Variant};
 use mailbox::{Kind, Notes, Reference};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -91,7 +91,7 @@ fn compare(
     cov.castling += any(&|m| matches!(m.kind, Kind::Castle { .. }));
     cov.en_passant += any(&|m| matches!(m.kind, Kind::EnPassant { .. }));
     cov.promotion += any(&|m| m.promo.is_some());
-    cov.promotion_lost_type += any(&|m| m.promo.is_some_and(|t| variant.lost_only >> t & 1 != 0));
+    cov.promotion_lost_type += any(&|m| m.promo.is_some_and(|t| variant.lost_only.contains(PieceType::new(t))));
     cov.opening += any(&|m| m.opening);
 
     let mut report = String::new();

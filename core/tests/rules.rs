@@ -1,7 +1,7 @@
 //! One test per special rule of the built-in variants (docs/variants/), each with concrete
 //! move lists, FENs and results, so that a rule implemented wrongly makes its test fail.
 
-use hoplite_core::{GameResult, Position, Termination, Variant};
+use hoplite_core::{Bitboard, Colour, GameResult, Position, Termination, Variant};
 use std::sync::Arc;
 
 fn variant(name: &str) -> Arc<Variant> {
@@ -275,7 +275,7 @@ fn spartan_hoplite_promotes_to_second_king_while_in_check() {
     let mut q = p.clone();
     play(&mut q, &["b2a1k"]);
     assert_eq!(q.to_fen(), "4k3/8/8/8/4R3/8/8/k5K1 w - - 0 2");
-    assert_eq!(q.royals(1).count(), 2);
+    assert_eq!(q.royals(Colour::Black).count(), 2);
     // Not onto a square that is attacked (the knight on b3 covers a1 and c1).
     let p = pos("spartan", "4k3/8/8/8/4R3/1N6/1h6/6K1 b - - 0 1");
     assert_eq!(legal(&p), set(&["e8d7", "e8d8", "e8f7", "e8f8"]));
@@ -661,23 +661,25 @@ fn attackers_to_lists_the_attackers() {
     ] {
         let p = pos(variant, fen);
         let occ = p.occupied();
-        for sq in 0..p.variant().geometry.squares() {
-            for by in 0..2 {
+        let geo = p.variant().geometry;
+        for sq in geo.all() {
+            for by in Colour::BOTH {
                 let listed = p.attackers_to(sq, by, occ);
-                assert_eq!(listed.non_empty(), p.attacked_by(sq, by, occ, p.colour_bb(by)), "{variant} {sq}");
+                let name = geo.name(sq);
+                assert_eq!(listed.non_empty(), p.attacked_by(sq, by, occ, p.colour_bb(by)), "{variant} {name}");
                 for a in listed {
-                    let alone = hoplite_core::Bitboard::square(a);
-                    assert!(p.attacked_by(sq, by, occ, alone), "{variant}: {a} does not attack {sq}");
+                    let alone = Bitboard::square(a);
+                    assert!(p.attacked_by(sq, by, occ, alone), "{variant}: {} does not attack {name}", geo.name(a));
                 }
             }
         }
     }
     // Rooks doubled on the a-file: with the front one gone, the one behind attacks a8.
     let p = pos("chess", "r3k3/8/8/8/8/8/R7/R3K3 w - - 0 1");
-    let a8 = 56;
-    assert_eq!(p.attackers_to(a8, 0, p.occupied()).count(), 1);
-    let without_a2 = p.occupied() & !hoplite_core::Bitboard::square(8);
-    assert_eq!(p.attackers_to(a8, 0, without_a2).into_iter().collect::<Vec<_>>(), [0]);
+    let square = |name| p.variant().geometry.parse(name).unwrap();
+    assert_eq!(p.attackers_to(square("a8"), Colour::White, p.occupied()).count(), 1);
+    let without_a2 = p.occupied() & !Bitboard::square(square("a2"));
+    assert_eq!(p.attackers_to(square("a8"), Colour::White, without_a2).into_iter().collect::<Vec<_>>(), [square("a1")]);
 }
 
 /// A FEN is written as six fields with one space between them, and reads back to itself.

@@ -3,6 +3,8 @@
 //! that answer a particular threat (one ply) or continue a plan (two plies) where the plain
 //! history, by squares alone, averages over every position.
 
+use hoplite_core::{Colour, PieceType, Square};
+
 /// A move as the tables see it: piece type and destination, `type * squares + to`.
 pub type Key = usize;
 
@@ -43,22 +45,22 @@ impl ContinuationHistory {
         self.table.iter_mut().for_each(|h| *h = 0);
     }
 
-    pub fn key(&self, ty: usize, to: usize) -> Key {
-        ty * self.squares + to
+    pub fn key(&self, ty: PieceType, to: Square) -> Key {
+        ty.index() * self.squares + to.index()
     }
 
-    fn index(&self, offset: usize, side: usize, previous: Key, current: Key) -> Option<usize> {
+    fn index(&self, offset: usize, side: Colour, previous: Key, current: Key) -> Option<usize> {
         (previous != NO_KEY && current != NO_KEY)
-            .then(|| ((offset * 2 + side) * self.keys + previous) * self.keys + current)
+            .then(|| ((offset * 2 + side.index()) * self.keys + previous) * self.keys + current)
     }
 
     /// The sum of `current`'s scores after each of `previous` (`previous[k]` is `k + 1` plies back).
-    pub fn score(&self, side: usize, previous: [Key; OFFSETS], current: Key) -> i32 {
+    pub fn score(&self, side: Colour, previous: [Key; OFFSETS], current: Key) -> i32 {
         (0..OFFSETS).filter_map(|k| self.index(k, side, previous[k], current)).map(|i| i32::from(self.table[i])).sum()
     }
 
     /// Moves `current`'s scores after each of `previous` towards `max` (or its negative) by `bonus`.
-    pub fn nudge(&mut self, side: usize, previous: [Key; OFFSETS], current: Key, bonus: i32, max: i32) {
+    pub fn nudge(&mut self, side: Colour, previous: [Key; OFFSETS], current: Key, bonus: i32, max: i32) {
         for (k, &p) in previous.iter().enumerate() {
             if let Some(i) = self.index(k, side, p, current) {
                 self.table[i] = nudged(i32::from(self.table[i]), bonus, max) as i16;
@@ -75,24 +77,25 @@ mod tests {
     fn scores_are_kept_per_predecessor_side_and_offset() {
         let mut h = ContinuationHistory::new();
         h.fit(6, 64);
-        let (a, b, m) = (h.key(1, 20), h.key(2, 30), h.key(4, 40));
-        h.nudge(0, [a, NO_KEY], m, 400, 1 << 14);
-        assert_eq!(h.score(0, [a, NO_KEY], m), 400);
+        let key = |t, sq| h.key(PieceType::new(t), Square::new(sq));
+        let (a, b, m) = (key(1, 20), key(2, 30), key(4, 40));
+        h.nudge(Colour::White, [a, NO_KEY], m, 400, 1 << 14);
+        assert_eq!(h.score(Colour::White, [a, NO_KEY], m), 400);
         // Another predecessor, the other side, or the predecessor two plies back: untouched.
-        assert_eq!(h.score(0, [b, NO_KEY], m), 0);
-        assert_eq!(h.score(1, [a, NO_KEY], m), 0);
-        assert_eq!(h.score(0, [NO_KEY, a], m), 0);
+        assert_eq!(h.score(Colour::White, [b, NO_KEY], m), 0);
+        assert_eq!(h.score(Colour::Black, [a, NO_KEY], m), 0);
+        assert_eq!(h.score(Colour::White, [NO_KEY, a], m), 0);
         // No move to score (no piece on its square): nothing read or written.
-        h.nudge(0, [a, b], NO_KEY, 400, 1 << 14);
-        assert_eq!(h.score(0, [a, b], NO_KEY), 0);
+        h.nudge(Colour::White, [a, b], NO_KEY, 400, 1 << 14);
+        assert_eq!(h.score(Colour::White, [a, b], NO_KEY), 0);
         // Both plies count; a malus pulls back; repeated bonuses stay under the ceiling.
-        h.nudge(0, [a, b], m, 400, 1 << 14);
-        assert_eq!(h.score(0, [a, b], m), 791 + 400);
+        h.nudge(Colour::White, [a, b], m, 400, 1 << 14);
+        assert_eq!(h.score(Colour::White, [a, b], m), 791 + 400);
         for _ in 0..1000 {
-            h.nudge(0, [a, NO_KEY], m, 1600, 1 << 14);
+            h.nudge(Colour::White, [a, NO_KEY], m, 1600, 1 << 14);
         }
-        assert!((16_000..=1 << 14).contains(&h.score(0, [a, NO_KEY], m)));
-        h.nudge(0, [a, NO_KEY], m, -1600, 1 << 14);
-        assert!(h.score(0, [a, NO_KEY], m) < 16_000);
+        assert!((16_000..=1 << 14).contains(&h.score(Colour::White, [a, NO_KEY], m)));
+        h.nudge(Colour::White, [a, NO_KEY], m, -1600, 1 << 14);
+        assert!(h.score(Colour::White, [a, NO_KEY], m) < 16_000);
     }
 }

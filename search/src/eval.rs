@@ -63,9 +63,9 @@
 //!   Elo in chess and Sultan's Game.)
 
 use crate::error::WeightsError;
+use crate::score::MATE_BOUND;
 use hoplite_core::spec::{line_of, toml_at};
-use hoplite_core::variant::MAX_TYPES;
-use hoplite_core::{Bitboard, Position, Variant, WHITE};
+use hoplite_core::{Bitboard, Colour, PieceType, Position, Square, TypeSet, Variant, MAX_TYPES};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -132,17 +132,18 @@ pub const PHASE: i32 = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slot {
     /// `(group, type)`; a tapered group's middlegame table.
-    Table(usize, usize),
+    Table(usize, PieceType),
     /// The endgame table of a tapered group.
-    TableEnd(usize, usize),
+    TableEnd(usize, PieceType),
     /// `(type, square class)` of the middlegame piece-square table.
-    Pst(usize, usize),
-    PstEnd(usize, usize),
+    Pst(PieceType, usize),
+    PstEnd(PieceType, usize),
     /// A whole-position term.
     Side(usize),
 }
 
-/// What the evaluation derives from the variant alone.
+/// What the evaluation derives from the variant alone; the tables per square are as long as
+/// the board.
 #[derive(Debug, PartialEq)]
 struct Shape {
     /// Per piece type: its weight in the phase (0 for pawns and royals).
@@ -160,7 +161,7 @@ struct Shape {
     /// Each square's file and rank (without a division).
     coords: Vec<(i8, i8)>,
     /// `stop[colour][sq]`: the square just ahead of `sq`, if the board has one.
-    stop: [Vec<Option<usize>>; 2],
+    stop: [Vec<Option<Square>>; 2],
     /// The squares a king's step away (its zone).
     around: Vec<Bitboard>,
     /// `shield[colour][sq]`: the three squares just ahead of `sq`.
@@ -168,8 +169,8 @@ struct Shape {
     /// `support[colour][sq]`: where an own pawn supports one on `sq` (beside it, or
     /// diagonally behind it).
     support: [Vec<Bitboard>; 2],
-    /// Per piece type, the types (a bit each) worth more than it: what it threatens.
-    prey: Vec<u64>,
+    /// Per piece type, the types worth more than it: what it threatens.
+    prey: Vec<TypeSet>,
     /// Steps from the nearest edge file plus the nearest edge rank.
     centre: Vec<i32>,
     /// `up[colour][sq]`: the ranks from the side's own back rank.
@@ -200,30 +201,31 @@ pub struct Features {
 }
 
 /// Number of moves of a piece type on each square of an empty board.
-fn empty_board_moves(v: &Variant, ty: usize) -> Vec<u32> {
-    (0..v.geometry.squares())
+fn empty_board_moves(v: &Variant, ty: PieceType) -> Vec<u32> {
+    v.geometry
+        .all()
         .map(|sq| {
-            let (q, c) = v.moves[WHITE][ty].targets(&v.rays, sq, Bitboard::EMPTY);
+            let (q, c) = v.moves[Colour::White][ty].targets(&v.rays, sq, Bitboard::EMPTY);
             (q | c).count()
         })
         .collect()
 }
 
 /// Mean number of moves of a piece type over all squares of an empty board.
-pub fn empty_board_mobility(v: &Variant, ty: usize) -> f64 {
+pub fn empty_board_mobility(v: &Variant, ty: PieceType) -> f64 {
     let m = empty_board_moves(v, ty);
     m.iter().sum::<u32>() as f64 / m.len() as f64
 }
 
 /// Whether a side's setup gives it several pieces of royal type `t` (only those have a
 /// material value).
-fn spare_royals(v: &Variant, t: usize) -> bool {
+fn spare_royals(v: &Variant, t: PieceType) -> bool {
     v.start_counts.iter().any(|c| c[t] > 1)
 }
 
 /// A piece's material value by default (see the module comment).
-fn default_material(v: &Variant, t: usize) -> i32 {
-    let p = &v.pieces[t];
+fn default_material(v: &Variant, t: PieceType) -> i32 {
+    let p = v.piece(t);
     if p.royal && !spare_royals(v, t) {
         0
     } else if let Some(value) = p.value.filter(|_| !p.royal) {
@@ -237,49 +239,42 @@ fn default_material(v: &Variant, t: usize) -> i32 {
 
 impl Shape {
     fn new(v: &Variant) -> Shape {
-        let types = v.pieces.len();
         let geo = v.geometry;
-        let phase_value: Vec<i32> = (0..types)
-            .map(|t| if v.pieces[t].royal || v.pieces[t].pawn { 0 } else { default_material(v, t).max(0) })
+        let phase_value: Vec<i32> = v
+            .piece_types()
+            .map(|t| if v.piece(t).royal || v.piece(t).pawn { 0 } else { default_material(v, t).max(0) })
             .collect();
         let phase_start =
-            (0..types).map(|t| (v.start_counts[0][t] + v.start_counts[1][t]) as i32 * phase_value[t]).sum();
-        let squares = |f: &dyn Fn(i32, i32) -> bool, sq: usize| {
+            v.piece_types().map(|t| (v.start_counts[0][t] + v.start_counts[1][t]) as i32 * phase_value[t]).sum();
+        let squares = |f: &dyn Fn(i32, i32) -> bool, sq: Square| {
             let (file, rank) = (geo.file(sq) as i32, geo.rank(sq) as i32);
-            (0..geo.squares())
-                .filter(|&s| f(geo.file(s) as i32 - file, geo.rank(s) as i32 - rank))
-                .fold(Bitboard::EMPTY, |b, s| b | Bitboard::square(s))
+            geo.all().filter(|&s| f(geo.file(s) as i32 - file, geo.rank(s) as i32 - rank)).collect()
         };
         let per_colour = |f: &dyn Fn(i32, i32, i32) -> bool| {
-            [1, -1].map(|up| (0..geo.squares()).map(|sq| squares(&|df, dr| f(df, dr * up, up), sq)).collect())
+            Colour::BOTH.map(|c| {
+                let up = c.sign();
+                geo.all().map(|sq| squares(&|df, dr| f(df, dr * up, up), sq)).collect()
+            })
         };
         let half = geo.files.div_ceil(2);
-        let class = [0, 1].map(|c| {
-            (0..geo.squares())
-                .map(|sq| {
-                    let f = geo.file(sq).min(geo.files - 1 - geo.file(sq));
-                    let r = if c == WHITE { geo.rank(sq) } else { geo.ranks - 1 - geo.rank(sq) };
-                    r * half + f
-                })
+        let class = Colour::BOTH.map(|c| {
+            geo.all()
+                .map(|sq| geo.relative_rank(c, sq) * half + geo.file(sq).min(geo.files - 1 - geo.file(sq)))
                 .collect()
         });
-        let centre = (0..geo.squares())
+        let centre = geo
+            .all()
             .map(|sq| {
                 let (f, r) = (geo.file(sq), geo.rank(sq));
                 (f.min(geo.files - 1 - f) + r.min(geo.ranks - 1 - r)) as i32
             })
             .collect();
-        let up = [0, 1].map(|c| {
-            (0..geo.squares())
-                .map(|sq| if c == WHITE { geo.rank(sq) } else { geo.ranks - 1 - geo.rank(sq) } as i32)
-                .collect()
-        });
-        let prey = (0..types)
+        let up = Colour::BOTH.map(|c| geo.all().map(|sq| geo.relative_rank(c, sq) as i32).collect());
+        let prey = v
+            .piece_types()
             .map(|t| {
-                let worth = |u: usize| default_material(v, u);
-                (0..types)
-                    .filter(|&u| !v.pieces[t].royal && !v.pieces[u].royal && worth(u) > worth(t))
-                    .fold(0, |mask, u| mask | 1 << u)
+                let worth = |u: PieceType| default_material(v, u);
+                v.piece_types().filter(|&u| !v.piece(t).royal && !v.piece(u).royal && worth(u) > worth(t)).collect()
             })
             .collect();
         Shape {
@@ -291,12 +286,13 @@ impl Shape {
             up,
             front: per_colour(&|df, dr, _| df.abs() <= 1 && dr > 0),
             behind: per_colour(&|df, dr, _| df == 0 && dr < 0),
-            neighbour_files: (0..geo.squares()).map(|sq| squares(&|df, _| df.abs() == 1, sq)).collect(),
-            file: (0..geo.squares()).map(|sq| squares(&|df, _| df == 0, sq)).collect(),
-            coords: (0..geo.squares()).map(|sq| (geo.file(sq) as i8, geo.rank(sq) as i8)).collect(),
+            neighbour_files: geo.all().map(|sq| squares(&|df, _| df.abs() == 1, sq)).collect(),
+            file: geo.all().map(|sq| squares(&|df, _| df == 0, sq)).collect(),
+            coords: geo.all().map(|sq| (geo.file(sq) as i8, geo.rank(sq) as i8)).collect(),
             stop: per_colour(&|df, dr, _| df == 0 && dr == 1)
-                .map(|v: Vec<Bitboard>| v.into_iter().map(|b| b.into_iter().next()).collect()),
-            around: (0..geo.squares())
+                .map(|v: Vec<Bitboard>| v.into_iter().map(|mut b| b.next()).collect()),
+            around: geo
+                .all()
                 .map(|sq| squares(&|df, dr| df.abs() <= 1 && dr.abs() <= 1 && (df, dr) != (0, 0), sq))
                 .collect(),
             shield: per_colour(&|df, dr, _| df.abs() <= 1 && dr == 1),
@@ -308,7 +304,7 @@ impl Shape {
 
     /// King steps from `a` to `b`.
     #[inline(always)]
-    fn distance(&self, a: usize, b: usize) -> i32 {
+    fn distance(&self, a: Square, b: Square) -> i32 {
         let ((fa, ra), (fb, rb)) = (self.coords[a], self.coords[b]);
         (fa - fb).abs().max((ra - rb).abs()) as i32
     }
@@ -336,21 +332,21 @@ impl Weights {
     }
     /// Index of `(group, type)`; for a tapered group, its middlegame weight.
     #[inline(always)]
-    pub fn index(&self, group: usize, ty: usize) -> usize {
-        group * self.types + ty
+    pub fn index(&self, group: usize, ty: PieceType) -> usize {
+        group * self.types + ty.index()
     }
     #[inline(always)]
-    pub fn get(&self, group: usize, ty: usize) -> i32 {
+    pub fn get(&self, group: usize, ty: PieceType) -> i32 {
         self.values[self.index(group, ty)]
     }
-    pub fn set(&mut self, group: usize, ty: usize, value: i32) {
+    pub fn set(&mut self, group: usize, ty: PieceType, value: i32) {
         let j = self.index(group, ty);
         self.values[j] = value;
     }
     /// Index of the middlegame piece-square weight of `ty` on square class `class`.
     #[inline(always)]
-    pub fn pst_index(&self, ty: usize, class: usize) -> usize {
-        self.pst_start() + ty * self.classes() + class
+    pub fn pst_index(&self, ty: PieceType, class: usize) -> usize {
+        self.pst_start() + ty.index() * self.classes() + class
     }
     /// Index of whole-position term `k` (of `SIDE`).
     pub fn side_index(&self, k: usize) -> usize {
@@ -371,17 +367,18 @@ impl Weights {
     /// What weight `j` is.
     pub fn slot(&self, j: usize) -> Slot {
         let pst = self.types * self.classes();
+        let ty = PieceType::new;
         if j < GROUPS.len() * self.types {
-            Slot::Table(j / self.types, j % self.types)
+            Slot::Table(j / self.types, ty(j % self.types))
         } else if j < self.pst_start() {
             let k = j - GROUPS.len() * self.types;
-            Slot::TableEnd(k / self.types + 1, k % self.types)
+            Slot::TableEnd(k / self.types + 1, ty(k % self.types))
         } else if j < self.pst_start() + pst {
             let k = j - self.pst_start();
-            Slot::Pst(k / self.classes(), k % self.classes())
+            Slot::Pst(ty(k / self.classes()), k % self.classes())
         } else if j < self.side_start() {
             let k = j - self.pst_start() - pst;
-            Slot::PstEnd(k / self.classes(), k % self.classes())
+            Slot::PstEnd(ty(k / self.classes()), k % self.classes())
         } else {
             Slot::Side(j - self.side_start())
         }
@@ -393,7 +390,7 @@ impl Weights {
     }
     /// (table name, key) of weight `j`, as the weights file and values.csv name it.
     pub fn name(&self, j: usize) -> (String, String) {
-        let l = |t: usize| self.letters[t].to_string();
+        let l = |t: PieceType| self.letters[t].to_string();
         match self.slot(j) {
             Slot::Table(g, t) => (GROUPS[g].to_string(), l(t)),
             Slot::TableEnd(g, t) => (format!("{}_end", GROUPS[g]), l(t)),
@@ -414,7 +411,7 @@ impl Weights {
             values: vec![0; (2 * GROUPS.len() - 1) * types + 2 * types * classes + SIDE.len()],
             shape: Arc::new(shape),
         };
-        for (t, p) in v.pieces.iter().enumerate() {
+        for (t, p) in v.typed_pieces() {
             w.set(MATERIAL, t, default_material(v, t));
             let piece = !p.royal && !p.pawn;
             let pawn = |x: i32| if p.pawn { x } else { 0 };
@@ -445,7 +442,7 @@ impl Weights {
                 let mean = moves.iter().sum::<u32>() as f64 / moves.len() as f64;
                 let mut sum = vec![(0.0, 0); classes];
                 for (sq, &m) in moves.iter().enumerate() {
-                    let c = w.shape.class[WHITE][sq];
+                    let c = w.shape.class[Colour::White][sq];
                     sum[c].0 += m as f64;
                     sum[c].1 += 1;
                 }
@@ -513,7 +510,7 @@ impl Weights {
                     .chars()
                     .next()
                     .filter(|_| letter.chars().count() == 1)
-                    .and_then(|c| v.piece_index(c))
+                    .and_then(|c| v.piece_type(c))
                     .ok_or_else(|| WeightsError::Letter {
                         at: at(key.span()),
                         table: name.clone(),
@@ -560,7 +557,7 @@ impl Weights {
         let ends = GROUPS.iter().enumerate().skip(1).map(|(g, n)| (format!("{n}_end"), g, true));
         for (name, g, end) in tables.chain(ends) {
             s += &format!("[{name}]\n");
-            for (t, l) in self.letters.iter().enumerate() {
+            for (t, l) in PieceType::first(self.types).zip(&self.letters) {
                 let j = self.index(g, t);
                 s += &format!("{l} = {}\n", self.values[if end { self.end(j) } else { j }]);
             }
@@ -571,7 +568,7 @@ impl Weights {
             s += &format!(
                 "# square classes from White's a1 along the rank to the middle file, rank by rank\n[{name}]\n"
             );
-            for (t, l) in self.letters.iter().enumerate() {
+            for (t, l) in PieceType::first(self.types).zip(&self.letters) {
                 let row = |r: usize| -> Vec<String> {
                     (0..half)
                         .map(|f| {
@@ -594,7 +591,8 @@ impl Weights {
 
     /// The game phase of a position, 0 to `PHASE`.
     pub fn phase(&self, pos: &Position) -> i32 {
-        let material = (0..self.types).map(|t| pos.type_bb(t).count() as i32 * self.shape.phase_value[t]).sum();
+        let material =
+            PieceType::first(self.types).map(|t| pos.type_bb(t).count() as i32 * self.shape.phase_value[t]).sum();
         self.phase_of(material)
     }
 
@@ -621,7 +619,6 @@ pub fn features(pos: &Position, w: &Weights) -> Features {
 #[inline(always)]
 fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) -> i32 {
     let v = pos.variant();
-    let types = v.pieces.len();
     let shape = &*w.shape;
     let white = w.side_index(0);
     add(white, white, 1);
@@ -633,35 +630,35 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
     // Each side's squares its pieces can move to, by type, for the safe checks once both
     // sides' attacks are known.
     let mut reach_by_type = [[Bitboard::EMPTY; MAX_TYPES]; 2];
-    let pawn_attacks: [Bitboard; 2] = std::array::from_fn(|colour| {
-        let pawn_types = (0..types).filter(|&t| v.pieces[t].pawn);
-        let each = pawn_types.flat_map(|t| pos.pieces(colour, t).into_iter().map(move |sq| (t, sq)));
+    let pawn_attacks: [Bitboard; 2] = Colour::BOTH.map(|colour| {
+        let each = v.pawn_types.iter().flat_map(|t| pos.pieces(colour, t).map(move |sq| (t, sq)));
         each.fold(Bitboard::EMPTY, |a, (t, sq)| a | v.moves[colour][t].targets(&v.rays, sq, occ).1)
     });
-    let royals = [pos.royals(0), pos.royals(1)];
+    let royals = Colour::BOTH.map(|c| pos.royals(c));
     // The endgame partners lie a fixed distance after the middlegame weights.
     let (table_end, pst_end) = (w.tapered_len(), w.types * w.classes());
-    for (colour, (own_attacks, reaches)) in attacks.iter_mut().zip(reach_by_type.iter_mut()).enumerate() {
-        let sign = if colour == WHITE { 1 } else { -1 };
+    for (colour, (own_attacks, reaches)) in Colour::BOTH.into_iter().zip(attacks.iter_mut().zip(&mut reach_by_type)) {
+        let sign = colour.sign();
+        let them = !colour;
         let own = pos.colour_bb(colour);
-        let enemy = pos.colour_bb(1 - colour);
+        let enemy = pos.colour_bb(them);
         let own_pawns = pawns & own;
         let enemy_pawns = pawns & enemy;
-        let enemy_zone = royals[1 - colour].into_iter().fold(Bitboard::EMPTY, |z, k| z | shape.around[k]);
-        let kings = [colour, 1 - colour].map(|c| royals[c].into_iter().next());
-        // Per type, its squares of the enemy king's zone, and the pieces that attack there.
-        let (mut assault, mut assailants, mut assaulting) = ([0i32; MAX_TYPES], 0, 0u32);
+        let enemy_zone = royals[them].fold(Bitboard::EMPTY, |z, k| z | shape.around[k]);
+        let kings = [colour, them].map(|c| royals[c].into_iter().next());
+        // Per type, its squares of the enemy king's zone, and the types that attack there.
+        let (mut assault, mut assailants, mut assaulting) = ([0i32; MAX_TYPES], 0, TypeSet::EMPTY);
         let front = &shape.front[colour];
         let class = &shape.class[colour];
         let up = &shape.up[colour];
-        for (ty, zone_hits) in assault.iter_mut().enumerate().take(types) {
+        for (ty, zone_hits) in v.piece_types().zip(assault.iter_mut()) {
             let pcs = pos.pieces(colour, ty);
             if pcs.is_empty() {
                 continue;
             }
             let count = pcs.count() as i32;
             material += count * shape.phase_value[ty];
-            let piece = &v.pieces[ty];
+            let piece = v.piece(ty);
             let m = w.index(MATERIAL, ty);
             add(m, m, sign * if piece.royal { count - 1 } else { count });
             let ms = &v.moves[colour][ty];
@@ -670,9 +667,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
             // Per group, the sum over this type's pieces: one weight lookup per group and type.
             let mut sums = [0i32; GROUPS.len()];
             let pst = w.pst_index(ty, 0);
-            let prey = (0..types)
-                .filter(|u| shape.prey[ty] >> u & 1 != 0)
-                .fold(Bitboard::EMPTY, |b, u| b | pos.pieces(1 - colour, u));
+            let prey = pos.types_bb(shape.prey[ty]) & enemy;
             for sq in pcs {
                 sums[CENTRE] += shape.centre[sq];
                 let up = up[sq];
@@ -682,7 +677,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
                 let reach = (q & !occ) | (c & enemy & !own);
                 reaches[ty] |= reach;
                 sums[MOBILITY] += reach.count() as i32;
-                sums[RESTRICTED] += (reach & pawn_attacks[1 - colour]).count() as i32;
+                sums[RESTRICTED] += (reach & pawn_attacks[them]).count() as i32;
                 let hits = ((q | c) & enemy_zone).count() as i32;
                 sums[KING_ATTACK] += hits;
                 assailants += i32::from(hits > 0) & assails;
@@ -717,7 +712,9 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
             }
             sums[PAIR] = i32::from(count >= 2);
             *zone_hits = sums[KING_ATTACK];
-            assaulting |= u32::from(sums[KING_ATTACK] != 0) << ty;
+            if sums[KING_ATTACK] != 0 {
+                assaulting.insert(ty);
+            }
             debug_assert!(
                 (1..GROUPS.len()).all(|g| sums[g] == 0
                     || COMMON_GROUPS.contains(&g)
@@ -738,19 +735,18 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
             }
         }
         if assailants >= 2 {
-            while assaulting != 0 {
-                let ty = assaulting.trailing_zeros() as usize;
-                assaulting &= assaulting - 1;
+            for ty in assaulting {
                 let j = w.index(KING_ASSAULT, ty);
                 add(j, j + table_end, sign * assault[ty]);
             }
         }
     }
     // The terms that need both sides' attacks.
-    for colour in 0..2 {
-        let sign = if colour == WHITE { 1 } else { -1 };
-        let hanging = pos.colour_bb(colour) & attacks[1 - colour] & !attacks[colour];
-        for ty in (0..types).filter(|&t| hanging.non_empty() && !v.pieces[t].royal) {
+    for colour in Colour::BOTH {
+        let sign = colour.sign();
+        let them = !colour;
+        let hanging = pos.colour_bb(colour) & attacks[them] & !attacks[colour];
+        for ty in v.piece_types().filter(|&t| hanging.non_empty() && !v.piece(t).royal) {
             let n = (hanging & pos.type_bb(ty)).count() as i32;
             if n != 0 {
                 let j = w.index(HANGING, ty);
@@ -758,23 +754,21 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
             }
         }
         // Checks on a side's only royal piece (a check on one of several threatens little).
-        let enemy_royals = royals[1 - colour];
+        let enemy_royals = royals[them];
         if enemy_royals.count() != 1 {
             continue;
         }
-        let king = enemy_royals.into_iter().next().unwrap_or_default();
-        let safe = !attacks[1 - colour];
-        let checkers = (0..types)
-            .filter(|&t| !v.pieces[t].royal && !v.pieces[t].pawn && (reach_by_type[colour][t] & safe).non_empty())
-            .fold(0u32, |m, t| m | 1 << t);
-        if checkers == 0 {
+        let king = enemy_royals.lsb();
+        let safe = !attacks[them];
+        let checkers: TypeSet = v
+            .piece_types()
+            .filter(|&t| !v.piece(t).royal && !v.piece(t).pawn && (reach_by_type[colour][t] & safe).non_empty())
+            .collect();
+        if checkers.is_empty() {
             continue;
         }
         let origins = pos.attack_origins_of(king, colour, checkers, occ);
-        let mut each = checkers;
-        while each != 0 {
-            let ty = each.trailing_zeros() as usize;
-            each &= each - 1;
+        for ty in checkers {
             let n = (reach_by_type[colour][ty] & safe & origins[ty]).count() as i32;
             if n != 0 {
                 let j = w.index(SAFE_CHECK, ty);
@@ -794,13 +788,9 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
         eg += amount as i64 * w.values[e] as i64;
     });
     let phase = w.phase_of(material) as i64;
-    let limit = (crate::search::MATE_BOUND - 1) as i64;
+    let limit = (MATE_BOUND - 1) as i64;
     let score = ((mg * phase + eg * (PHASE as i64 - phase)) / PHASE as i64).clamp(-limit, limit) as i32;
-    if pos.side_to_move() == WHITE {
-        score
-    } else {
-        -score
-    }
+    pos.side_to_move().sign() * score
 }
 
 #[cfg(test)]
@@ -821,7 +811,7 @@ mod tests {
     fn feature(variant: &str, fen: &str, group: usize, letter: char) -> i32 {
         let v = Variant::builtin(variant);
         let w = Weights::defaults(&v);
-        features(&Position::from_fen(&v, fen).unwrap(), &w).values[w.index(group, v.piece_index(letter).unwrap())]
+        features(&Position::from_fen(&v, fen).unwrap(), &w).values[w.index(group, v.piece_type(letter).unwrap())]
     }
 
     /// What the term of `group` for piece `letter` adds to White's evaluation of `fen` under
@@ -830,7 +820,7 @@ mod tests {
         let v = Variant::builtin(variant);
         let w = Weights::defaults(&v);
         let pos = Position::from_fen(&v, fen).unwrap();
-        let j = w.index(group, v.piece_index(letter).unwrap());
+        let j = w.index(group, v.piece_type(letter).unwrap());
         let f = features(&pos, &w);
         (f.values[j] * w.values[j] * f.phase + f.values[j] * w.values[w.end(j)] * (PHASE - f.phase)) / PHASE
     }
@@ -851,7 +841,7 @@ mod tests {
             let mut moves = Vec::new();
             for i in 0..40 {
                 let f = features(&pos, &w);
-                let white_view = if pos.side_to_move() == WHITE { 1 } else { -1 } * evaluate(&pos, &w);
+                let white_view = pos.side_to_move().sign() * evaluate(&pos, &w);
                 assert_eq!(blend(&f, &w), white_view, "{name}");
                 pos.legal_moves(&mut moves);
                 if moves.is_empty() {
@@ -886,7 +876,7 @@ mod tests {
         let v = Variant::builtin("chess");
         let mut w = Weights::defaults(&v);
         w.values.iter_mut().for_each(|x| *x = 0);
-        let k = v.piece_index('k').unwrap();
+        let k = v.piece_type('k').unwrap();
         w.set(CENTRE, k, -10);
         let e = w.end(w.index(CENTRE, k));
         w.values[e] = 20;
@@ -949,7 +939,7 @@ mod tests {
         assert_eq!(both("6k1/8/7P/8/3Q4/8/8/4K3 b - - 0 1", 'q'), (2, 0));
         // Fitted to Fairy-Stockfish's evaluations, a queen in an assault is worth more.
         let v = Variant::builtin("chess");
-        assert!(Weights::for_variant(&v).get(KING_ASSAULT, v.piece_index('q').unwrap()) > 0);
+        assert!(Weights::for_variant(&v).get(KING_ASSAULT, v.piece_type('q').unwrap()) > 0);
     }
 
     #[test]
@@ -1009,7 +999,7 @@ mod tests {
         assert_eq!(feature("chess", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", SEMI_OPEN, 'p'), 0);
         // Fitted to Fairy-Stockfish's evaluations, a rook wants the open file (data/weights/).
         let v = Variant::builtin("chess");
-        let (w, r) = (Weights::for_variant(&v), v.piece_index('r').unwrap());
+        let (w, r) = (Weights::for_variant(&v), v.piece_type('r').unwrap());
         assert!(w.get(OPEN, r) + w.get(SEMI_OPEN, r) > 0);
     }
 
@@ -1024,7 +1014,7 @@ mod tests {
         // Black's, mirrored, counts against White.
         assert_eq!(feature("chess", "4k3/8/8/4p3/3n4/8/8/4K3 w - - 0 1", OUTPOST, 'n'), -1);
         let v = Variant::builtin("chess");
-        assert!(Weights::for_variant(&v).get(OUTPOST, v.piece_index('n').unwrap()) > 0);
+        assert!(Weights::for_variant(&v).get(OUTPOST, v.piece_type('n').unwrap()) > 0);
     }
 
     #[test]
@@ -1040,7 +1030,7 @@ mod tests {
         // In the endgame the escort is worth something, fitted on Fairy-Stockfish's evaluations.
         let v = Variant::builtin("chess");
         let w = Weights::for_variant(&v);
-        assert!(w.values[w.end(w.index(PASSER_KING, v.piece_index('p').unwrap()))] > 0);
+        assert!(w.values[w.end(w.index(PASSER_KING, v.piece_type('p').unwrap()))] > 0);
     }
 
     #[test]
@@ -1057,7 +1047,7 @@ mod tests {
         assert_eq!(restricted("chess", "4k3/8/4p3/8/8/3N4/8/4K3 w - - 0 1"), 0);
         // Fitted to Fairy-Stockfish's chess games, the term costs a knight (data/weights/).
         let v = Variant::builtin("chess");
-        assert!(Weights::for_variant(&v).get(RESTRICTED, v.piece_index('n').unwrap()) < 0);
+        assert!(Weights::for_variant(&v).get(RESTRICTED, v.piece_type('n').unwrap()) < 0);
     }
 
     #[test]
@@ -1095,27 +1085,27 @@ mod tests {
         let v = Variant::builtin("chess");
         let w = Weights::defaults(&v);
         // Only the colour-bound bishop has a default pair bonus.
-        assert!(w.get(PAIR, v.piece_index('b').unwrap()) > 0);
-        assert_eq!(w.get(PAIR, v.piece_index('n').unwrap()), 0);
+        assert!(w.get(PAIR, v.piece_type('b').unwrap()) > 0);
+        assert_eq!(w.get(PAIR, v.piece_type('n').unwrap()), 0);
         let shatranj = Variant::builtin("shatranj");
-        assert!(Weights::defaults(&shatranj).get(PAIR, shatranj.piece_index('q').unwrap()) > 0, "the ferz too");
+        assert!(Weights::defaults(&shatranj).get(PAIR, shatranj.piece_type('q').unwrap()) > 0, "the ferz too");
     }
 
     #[test]
     fn piece_square_defaults_follow_mobility() {
         let v = Variant::builtin("chess");
         let w = Weights::defaults(&v);
-        let n = v.piece_index('n').unwrap();
-        let at = |sq: &str| w.values[w.pst_index(n, w.shape.class[WHITE][v.geometry.parse(sq).unwrap()])];
+        let n = v.piece_type('n').unwrap();
+        let at = |sq: &str| w.values[w.pst_index(n, w.shape.class[Colour::White][v.geometry.parse(sq).unwrap()])];
         assert!(at("d4") > 0 && at("a1") < 0 && at("e5") == at("d5"), "{} {}", at("d4"), at("a1"));
         // Mirror images share a class; Black's are seen from rank 8.
         assert_eq!(
-            w.shape.class[WHITE][v.geometry.parse("b1").unwrap()],
-            w.shape.class[WHITE][v.geometry.parse("g1").unwrap()]
+            w.shape.class[Colour::White][v.geometry.parse("b1").unwrap()],
+            w.shape.class[Colour::White][v.geometry.parse("g1").unwrap()]
         );
         assert_eq!(
             w.shape.class[1][v.geometry.parse("b8").unwrap()],
-            w.shape.class[WHITE][v.geometry.parse("b1").unwrap()]
+            w.shape.class[Colour::White][v.geometry.parse("b1").unwrap()]
         );
         let pst = |fen: &str| {
             let f = features(&Position::from_fen(&v, fen).unwrap(), &w);
@@ -1135,13 +1125,14 @@ mod tests {
     fn a_spare_king_has_material_value_the_last_has_none() {
         let v = Variant::builtin("spartan");
         let w = Weights::defaults(&v);
-        let k = v.piece_index('k').unwrap();
+        let k = v.piece_type('k').unwrap();
         assert!(w.get(MATERIAL, k) > 100, "the second Spartan king is worth something");
         let m = |fen: &str| feature("spartan", fen, MATERIAL, 'k');
         assert_eq!(m("1k4k1/8/8/8/8/8/8/4K3 w - - 0 1"), -1);
         assert_eq!(m("1k6/8/8/8/8/8/8/4K3 w - - 0 1"), 0);
         assert!(contribution("spartan", "1k4k1/8/8/8/8/8/8/4K3 w - - 0 1", MATERIAL, 'k') < 0, "Black's spare king");
-        assert_eq!(Weights::defaults(&Variant::builtin("chess")).get(MATERIAL, 5), 0, "chess's only king");
+        let chess = Variant::builtin("chess");
+        assert_eq!(Weights::defaults(&chess).get(MATERIAL, chess.piece_type('k').unwrap()), 0, "chess's only king");
     }
 
     #[test]
@@ -1152,17 +1143,17 @@ mod tests {
         let mut w = Weights::defaults(&v);
         let pos = Position::startpos(&v);
         assert_eq!(w.phase(&pos), 0);
-        let p = v.piece_index('p').unwrap();
+        let p = v.piece_type('p').unwrap();
         w.set(MATERIAL, p, i32::MAX);
         let up = Position::from_fen(&v, "4k3/8/8/8/8/8/PPPPPPPP/4K3 w - - 0 1").unwrap();
-        assert_eq!(evaluate(&up, &w), crate::search::MATE_BOUND - 1);
+        assert_eq!(evaluate(&up, &w), MATE_BOUND - 1);
     }
 
     #[test]
     fn estimated_values_follow_mobility() {
         let v = Variant::from_toml("t", "extends = \"chess\"\n[[pieces]]\nletter = \"a\"\nbetza = \"BN\"\n").unwrap();
         let w = Weights::defaults(&v);
-        let a = v.piece_index('a').unwrap();
+        let a = v.piece_type('a').unwrap();
         // 8.75 bishop moves + 5.25 knight moves on average: 40 × 14 = 560.
         assert_eq!(w.get(MATERIAL, a), 560);
     }
@@ -1171,9 +1162,9 @@ mod tests {
     fn weights_round_trip_and_reject_unknown_tables_and_letters() {
         let v = Variant::builtin("spartan");
         let mut w = Weights::defaults(&v);
-        w.set(MATERIAL, v.piece_index('g').unwrap(), 777);
-        w.set(ADVANCE, v.piece_index('h').unwrap(), -5);
-        let j = w.pst_index(v.piece_index('w').unwrap(), 13);
+        w.set(MATERIAL, v.piece_type('g').unwrap(), 777);
+        w.set(ADVANCE, v.piece_type('h').unwrap(), -5);
+        let j = w.pst_index(v.piece_type('w').unwrap(), 13);
         w.values[j] = 42;
         let e = w.end(j);
         w.values[e] = -42;
@@ -1202,8 +1193,8 @@ mod tests {
     fn an_endgame_weight_left_out_follows_the_middlegame_one() {
         let v = Variant::builtin("chess");
         let w = Weights::from_toml(&v, "w.toml", "[mobility]\nn = 7\nb = 5\n[mobility_end]\nb = 1\n").unwrap();
-        let (n, b, r) = (v.piece_index('n').unwrap(), v.piece_index('b').unwrap(), v.piece_index('r').unwrap());
-        let end = |t: usize| w.values[w.end(w.index(MOBILITY, t))];
+        let (n, b, r) = (v.piece_type('n').unwrap(), v.piece_type('b').unwrap(), v.piece_type('r').unwrap());
+        let end = |t: PieceType| w.values[w.end(w.index(MOBILITY, t))];
         assert_eq!((end(n), end(b), end(r)), (7, 1, 2));
     }
 

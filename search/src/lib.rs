@@ -5,6 +5,7 @@ pub mod bench;
 mod continuation;
 pub mod error;
 pub mod eval;
+pub mod score;
 pub mod search;
 pub mod tt;
 pub mod tuned;
@@ -12,4 +13,5 @@ pub mod uci;
 
 pub use error::{UciError, WeightsError};
 pub use eval::{evaluate, features, Weights};
-pub use search::{Info, Limits, Search, SearchResult, MATE, MATE_BOUND};
+pub use score::{MATE, MATE_BOUND};
+pub use search::{Info, Limits, Search, SearchResult};

@@ -8,15 +8,13 @@
 
 use crate::continuation::{nudged, ContinuationHistory, Key, NO_KEY, OFFSETS};
 use crate::eval::{evaluate, Weights, MATERIAL};
+use crate::score::{MATE, MATE_BOUND};
 use crate::tt::{Bound, TranspositionTable};
-use hoplite_core::{Bitboard, GameResult, Move, MoveKind, Position, WHITE};
+use hoplite_core::{Bitboard, Colour, GameResult, Move, MoveKind, PieceType, Position, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub const MATE: i32 = 30_000;
-/// Scores beyond this are mates.
-pub const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = 32_000;
 pub const MAX_PLY: usize = 100;
 const QUIET_RECAPTURES: usize = 6;
@@ -139,7 +137,7 @@ pub struct Search {
 
 impl Search {
     pub fn new(weights: Weights, tt_megabytes: usize) -> Search {
-        let values = (0..weights.types).map(|t| weights.get(MATERIAL, t).max(1)).collect();
+        let values = PieceType::first(weights.types).map(|t| weights.get(MATERIAL, t).max(1)).collect();
         Search {
             tt: TranspositionTable::new(tt_megabytes),
             killers: vec![[Move::NONE; 2]; MAX_PLY + 1],
@@ -335,7 +333,7 @@ impl Search {
     fn result_score(pos: &Position, result: GameResult, ply: usize) -> i32 {
         match result {
             GameResult::Draw => 0,
-            r if (r == GameResult::WhiteWins) == (pos.side_to_move() == WHITE) => MATE - ply as i32,
+            r if r == GameResult::win_for(pos.side_to_move()) => MATE - ply as i32,
             _ => -(MATE - ply as i32),
         }
     }
@@ -369,15 +367,15 @@ impl Search {
     }
 
     /// A piece's value in exchanges.
-    fn value(&self, pos: &Position, ty: usize) -> i32 {
-        if pos.variant().royal_mask >> ty & 1 != 0 {
+    fn value(&self, pos: &Position, ty: PieceType) -> i32 {
+        if pos.variant().royal_types.contains(ty) {
             ROYAL_VALUE
         } else {
             self.values[ty]
         }
     }
 
-    fn value_at(&self, pos: &Position, sq: usize) -> i32 {
+    fn value_at(&self, pos: &Position, sq: Square) -> i32 {
         pos.piece_at(sq).map_or(0, |(_, t)| self.value(pos, t))
     }
 
@@ -397,7 +395,7 @@ impl Search {
             }
             _ => self.value_at(pos, to),
         };
-        let mover = pos.piece_at(from).map_or(0, |(_, t)| t);
+        let mover = pos.piece_at(from).map_or(PieceType::default(), |(_, t)| t);
         let mut on_square = match m.promoted() {
             Some(p) => {
                 gain[0] += self.value(pos, p) - self.value(pos, mover);
@@ -405,7 +403,7 @@ impl Search {
             }
             None => self.value(pos, mover),
         };
-        let mut side = 1 - pos.side_to_move();
+        let mut side = !pos.side_to_move();
         let mut d = 0;
         loop {
             let attackers = pos.attackers_to(to, side, occ);
@@ -423,7 +421,7 @@ impl Search {
             }
             occ &= !Bitboard::square(sq);
             on_square = v;
-            side = 1 - side;
+            side = !side;
         }
         while d > 0 {
             gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
@@ -432,8 +430,8 @@ impl Search {
         gain[0]
     }
 
-    fn history_index(side: usize, m: Move) -> usize {
-        (side * 128 + m.from()) * 128 + m.to()
+    fn history_index(side: Colour, m: Move) -> usize {
+        (side.index() * 128 + m.from().index()) * 128 + m.to().index()
     }
 
     /// The moves one and two plies before `ply` in the line searched.
@@ -455,7 +453,7 @@ impl Search {
     fn counter_index(pos: &Position) -> Option<usize> {
         let last = pos.last_move()?;
         let (c, t) = pos.piece_at(last.to())?;
-        Some((c * 16 + t) * 128 + last.to())
+        Some((c.index() * 16 + t.index()) * 128 + last.to().index())
     }
 
     /// Ordering score: hash move; captures and promotions that do not lose material, by
@@ -572,7 +570,7 @@ impl Search {
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         // Against a king bare or nearly (one piece left, whose capture may end the game) the
         // static evaluation says little of the win to find: the prunings stay off there.
-        let them = 1 - pos.side_to_move();
+        let them = !pos.side_to_move();
         let mating = (pos.colour_bb(them) & !pos.royals(them)).count() <= 1;
         let quiet_node = !is_pv && !in_check && beta.abs() < MATE_BOUND && !mating;
         if quiet_node {
@@ -736,7 +734,7 @@ impl Search {
 
     /// The quiet move `m` refuted the opponent: it and its killers, counter move and history
     /// gain; the quiet moves tried before it lose history.
-    fn reward(&mut self, pos: &Position, us: usize, m: Move, tried: &[Move], depth: i32, ply: usize) {
+    fn reward(&mut self, pos: &Position, us: Colour, m: Move, tried: &[Move], depth: i32, ply: usize) {
         if self.killers[ply][0] != m {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = m;

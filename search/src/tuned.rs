@@ -6,8 +6,7 @@
 //! their changed pieces only).
 
 use crate::eval::{Slot, Weights};
-use hoplite_core::variant::PieceType;
-use hoplite_core::Variant;
+use hoplite_core::{PieceDef, Variant};
 
 /// Built-in variant name, its tuned weights file.
 const TUNED: &[(&str, &str)] = &[
@@ -18,7 +17,7 @@ const TUNED: &[(&str, &str)] = &[
 ];
 
 /// The same piece, as far as its weights go: letter, moves, value and kind.
-fn same_piece(a: &PieceType, b: &PieceType) -> bool {
+fn same_piece(a: &PieceDef, b: &PieceDef) -> bool {
     (a.letter, &a.betza, a.value, a.royal, a.pawn) == (b.letter, &b.betza, b.value, b.royal, b.pawn)
 }
 
@@ -74,14 +73,14 @@ mod tests {
             Variant::from_toml("p.toml", "extends = \"shatranj\"\n[[pieces]]\nletter = \"q\"\nbetza = \"WF\"\n")
                 .unwrap();
         let (w, defaults) = (Weights::for_variant(&changed), Weights::defaults(&changed));
-        let (q, n) = (changed.piece_index('q').unwrap(), changed.piece_index('n').unwrap());
+        let (q, n) = (changed.piece_type('q').unwrap(), changed.piece_type('n').unwrap());
         for (g, group) in GROUPS.iter().enumerate() {
             assert_eq!(w.get(g, q), defaults.get(g, q), "{group}");
             assert_eq!(w.get(g, n), tuned.get(g, n), "{group}");
         }
         assert_ne!(w.get(MATERIAL, n), defaults.get(MATERIAL, n), "the horse keeps its tuned value");
         assert_ne!(tuned.get(MATERIAL, q), defaults.get(MATERIAL, q), "the ferz loses its tuned value");
-        let pst = |w: &Weights, t: usize| w.values[w.pst_index(t, 0)];
+        let pst = |w: &Weights, t| w.values[w.pst_index(t, 0)];
         assert_eq!((pst(&w, q), pst(&w, n)), (pst(&defaults, q), pst(&tuned, n)));
         let rumi = Variant::builtin("rumi-shatranj");
         assert_eq!(Weights::for_variant(&rumi), Weights::defaults(&rumi), "no tuned file");

@@ -2,9 +2,10 @@
 
 use crate::error::UciError;
 use crate::eval::Weights;
-use crate::search::{Info, Limits, Search, SearchResult, MATE, MATE_BOUND};
+use crate::score::{MATE, MATE_BOUND};
+use crate::search::{Info, Limits, Search, SearchResult};
 use hoplite_core::variant::builtin_names;
-use hoplite_core::{Move, Position, Variant};
+use hoplite_core::{Colour, Move, Position, Variant};
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -193,8 +194,10 @@ impl Engine {
             movetime: num("movetime").map(Duration::from_millis),
             target: None,
         };
-        let white = self.position.side_to_move() == hoplite_core::WHITE;
-        let (time, inc) = if white { (num("wtime"), num("winc")) } else { (num("btime"), num("binc")) };
+        let (time, inc) = match self.position.side_to_move() {
+            Colour::White => (num("wtime"), num("winc")),
+            Colour::Black => (num("btime"), num("binc")),
+        };
         if let Some(t) = time {
             let inc = Duration::from_millis(inc.unwrap_or(0));
             limits = limits.with_clock(Duration::from_millis(t), inc, num("movestogo").map(|m| m as u32));

@@ -2,7 +2,7 @@
 //! variant. Each position is also checked by brute force over the core's legal moves and game
 //! ends, independently of the search.
 
-use hoplite_core::{GameResult, Position, Variant};
+use hoplite_core::{Colour, GameResult, Position, Variant};
 use hoplite_search::{Limits, Search, Weights, MATE, MATE_BOUND};
 
 /// Whether the side to move can force a win within `plies` plies (odd), by brute force.
@@ -36,7 +36,7 @@ fn forced_win(pos: &mut Position, plies: u32) -> bool {
 
 /// Whether the side to move, whatever it plays, loses within `plies` more plies (even).
 fn forced_loss(pos: &mut Position, plies: u32) -> bool {
-    let them = 1 - pos.side_to_move();
+    let them = !pos.side_to_move();
     if let Some((r, _)) = pos.outcome() {
         return r == GameResult::win_for(them);
     }
@@ -115,7 +115,7 @@ fn duple_check_mate_attacks_both_kings() {
     let v = Variant::builtin("spartan");
     let mut pos = Position::from_fen(&v, "k6k/hh2Q2h/8/8/8/8/8/4K3 w - - 0 1").unwrap();
     pos.make(pos.parse_uci("e7f8").unwrap());
-    assert_eq!(pos.royals(1).count(), 2);
+    assert_eq!(pos.royals(Colour::Black).count(), 2);
     assert!(pos.in_check());
     assert_eq!(pos.outcome(), Some((GameResult::WhiteWins, hoplite_core::Termination::Checkmate)));
 }

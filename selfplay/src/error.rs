@@ -1,9 +1,10 @@
-//! What can stop a run, each naming the file, line or argument at fault.
+//! What can stop a run, each naming the file, line or argument at fault, and why a player
+//! could not answer.
 
-use crate::player::PlayerError;
-use hoplite_core::{FenError, VariantError};
+use hoplite_core::{FenError, Termination, VariantError};
 use hoplite_formats::FormatError;
 use hoplite_search::WeightsError;
+use std::time::Duration;
 use thiserror::Error;
 
 #[derive(Debug, Error)]
@@ -36,4 +37,40 @@ pub enum RunError {
     Fen(#[from] FenError),
     #[error("player '{name}' gave no score for {fen}: a label needs one (an engine that reports `info ... score`)")]
     NoScore { name: String, fen: String },
+}
+
+/// Why a player could not answer: each ends the game against it.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PlayerError {
+    #[error("it cannot play this game: {0}")]
+    Setup(String),
+    #[error("it returned no move in a position that has one")]
+    NoMove,
+    #[error("it played '{mv}', which is not a legal move here")]
+    IllegalMove { mv: String },
+    #[error("it refused a legal move: {message}")]
+    Refused { message: String },
+    #[error("{0}")]
+    Crash(String),
+    #[error("no answer within {0:.1?}")]
+    Timeout(Duration),
+    #[error("it gives no score of a position, so it cannot rank moves")]
+    NoScore,
+    /// An xboard engine gave the game up (`resign`): not a fault, a result.
+    #[error("it resigned")]
+    Resigned,
+}
+
+impl PlayerError {
+    /// How a game that this failure ends is recorded.
+    pub fn termination(&self) -> Termination {
+        match self {
+            PlayerError::NoMove | PlayerError::IllegalMove { .. } | PlayerError::Refused { .. } => {
+                Termination::IllegalMove
+            }
+            PlayerError::Timeout(_) => Termination::Timeout,
+            PlayerError::Resigned => Termination::Adjudication,
+            PlayerError::Setup(_) | PlayerError::Crash(_) | PlayerError::NoScore => Termination::Crash,
+        }
+    }
 }

@@ -3,9 +3,10 @@
 //! adjudicator or a player's failure (an illegal move, a crash, no answer in time, a fallen
 //! flag: the game is lost) ends it.
 
+use crate::error::PlayerError;
 use crate::openings::Opening;
-use crate::player::{Clocks, Player, PlayerError, Turn, CLOCK_MARGIN};
-use hoplite_core::{GameResult, Position, Termination, Variant, WHITE};
+use crate::player::{Clocks, Player, Turn, CLOCK_MARGIN};
+use hoplite_core::{Colour, GameResult, Position, Termination, Variant};
 use hoplite_formats::Clock;
 use hoplite_search::MATE_BOUND;
 use rand::SeedableRng;
@@ -71,7 +72,7 @@ pub struct GameRecord {
     /// The opening moves in SAN (only when asked for).
     pub opening_san: Vec<String>,
     /// The side whose player failed, and how (it lost the game).
-    pub failure: Option<(usize, PlayerError)>,
+    pub failure: Option<(Colour, PlayerError)>,
     /// The mean number of legal moves in the positions the players moved in.
     pub branching: f64,
     /// The players' evaluations after each move, centipawns from White's view (when asked).
@@ -84,6 +85,16 @@ struct Adjudicator {
     winning_white: u32,
     winning_black: u32,
     drawish: u32,
+}
+
+impl GameRecord {
+    /// The name of the player of `side`.
+    pub fn player(&self, side: Colour) -> &str {
+        match side {
+            Colour::White => &self.white,
+            Colour::Black => &self.black,
+        }
+    }
 }
 
 impl Adjudicator {
@@ -138,17 +149,14 @@ fn unplayed(g: &Game, opening_fen: String, result: GameResult, termination: Term
 
 /// The record of a game that side `side` lost before it began: its player could not start
 /// or take the game.
-pub fn forfeit(g: &Game, side: usize, error: PlayerError) -> GameRecord {
+pub fn forfeit(g: &Game, side: Colour, error: PlayerError) -> GameRecord {
     let start = Position::from_fen(g.variant, &g.opening.start_fen).expect("start positions are checked");
     let termination = error.termination();
-    GameRecord {
-        failure: Some((side, error)),
-        ..unplayed(g, start.to_fen(), GameResult::win_for(1 - side), termination)
-    }
+    GameRecord { failure: Some((side, error)), ..unplayed(g, start.to_fen(), GameResult::win_for(!side), termination) }
 }
 
 /// Plays one game between `players` (White first), each already told of the new game.
-pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> GameRecord {
+pub fn play(g: &Game, mut players: [&mut dyn Player; 2]) -> GameRecord {
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(g.seed);
     let start = Position::from_fen(g.variant, &g.opening.start_fen).expect("start positions are checked");
@@ -200,9 +208,7 @@ pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> GameRecord {
         let reply = match reply {
             Ok(r) if !flag_fell => r,
             // A resignation in time is a result, not a failure.
-            Err(PlayerError::Resigned) if !flag_fell => {
-                break (GameResult::win_for(1 - side), Termination::Adjudication)
-            }
+            Err(PlayerError::Resigned) if !flag_fell => break (GameResult::win_for(!side), Termination::Adjudication),
             late_or_failed => {
                 // A move after the flag fell loses on time, whatever the move.
                 let error = match late_or_failed {
@@ -214,7 +220,7 @@ pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> GameRecord {
                     e => e.termination(),
                 };
                 failure = Some((side, error));
-                break (GameResult::win_for(1 - side), termination);
+                break (GameResult::win_for(!side), termination);
             }
         };
         if let (Some(left), Some(c)) = (remaining[side].as_mut(), g.clocks[side]) {
@@ -224,7 +230,7 @@ pub fn play(g: &Game, players: [&mut dyn Player; 2]) -> GameRecord {
         legal_total += legal.len();
         // A player that gives no score (the random mover) counts as calling it level.
         let score = reply.score.unwrap_or(0);
-        let white_score = if side == WHITE { score } else { -score };
+        let white_score = side.sign() * score;
         if g.record_evals {
             evals.push(white_score);
         }

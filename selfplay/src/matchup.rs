@@ -8,7 +8,7 @@ use crate::played;
 use crate::run::{Job, Plan, Progress, Run, RunReport, Tick};
 use crate::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::{PlayerSpec, RunOptions};
-use hoplite_core::{Variant, BLACK, WHITE};
+use hoplite_core::{Colour, Variant};
 use hoplite_formats::manifest::RunKind;
 use hoplite_formats::{csvfile, Decimal, GameRow, MatchRow, SprtRow, SprtVerdict, MATCH, SPRT};
 use std::sync::Arc;
@@ -28,7 +28,7 @@ struct Tracker {
 
 /// Engine A's score in a game: A plays White in even games.
 fn a_score(row: &GameRow) -> f64 {
-    row.result.score_for(if row.game_id.is_multiple_of(2) { WHITE } else { BLACK })
+    row.result.score_for(if row.game_id.is_multiple_of(2) { Colour::White } else { Colour::Black })
 }
 
 impl Tracker {

@@ -2,7 +2,7 @@
 //! variant's letters and a `[Variant]` tag as Fairy-Stockfish reads them.
 
 use crate::game::GameRecord;
-use hoplite_core::Position;
+use hoplite_core::{Colour, Position};
 
 /// One game in PGN, moves in SAN from the start position (the opening included).
 pub fn pgn_text(rec: &GameRecord) -> String {
@@ -28,7 +28,7 @@ pub fn pgn_text(rec: &GameRecord) -> String {
     s.push('\n');
     let start = Position::from_fen(variant, &rec.start_fen).expect("the game's own start");
     let mut number = start.fullmove_number();
-    let mut black = start.side_to_move() == hoplite_core::BLACK;
+    let mut black = start.side_to_move() == Colour::Black;
     let mut text = String::new();
     for (i, m) in rec.opening_san.iter().chain(&rec.san).enumerate() {
         if !black {

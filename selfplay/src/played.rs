@@ -8,9 +8,9 @@
 //! thread count: opening `i` is the first of its attempts (each from the seed of `(i,
 //! attempt)`) whose end position no opening before it has.
 
-use crate::error::RunError;
+use crate::error::{PlayerError, RunError};
 use crate::openings::game_seed;
-use crate::player::{Player, PlayerError, PlayerSpec, Turn};
+use crate::player::{Player, PlayerSpec, Turn};
 use hoplite_core::{Move, Position, Variant};
 use hoplite_formats::manifest::PlayedRecord;
 use rand::{Rng, SeedableRng};

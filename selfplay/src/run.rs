@@ -4,14 +4,14 @@
 //! finish. What differs between commands is the plan (which game has which players, variant
 //! and opening) and the hook that watches the games go by.
 
-use crate::error::RunError;
+use crate::error::{PlayerError, RunError};
 use crate::game::{forfeit, play, Adjudication, Game, GameRecord};
 use crate::openings::{Opening, SharedCache};
 use crate::output::{self, ConfigInfo, RunOutput, Tallies};
 use crate::played;
-use crate::player::{Player, PlayerError, PlayerSpec};
+use crate::player::{Player, PlayerSpec};
 use crate::stats::Wdl;
-use hoplite_core::Variant;
+use hoplite_core::{Colour, Variant};
 use hoplite_formats::{GameRow, Manifest};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::PathBuf;
@@ -152,11 +152,11 @@ impl Seats<'_> {
         };
         let [white, black] = &mut players;
         let record = match (white.new_game(&job.variant), black.new_game(&job.variant)) {
-            (Err(e), _) => forfeit(&game, 0, e),
-            (_, Err(e)) => forfeit(&game, 1, e),
+            (Err(e), _) => forfeit(&game, Colour::White, e),
+            (_, Err(e)) => forfeit(&game, Colour::Black, e),
             _ => play(&game, [white.as_mut(), black.as_mut()]),
         };
-        for (side, p) in players.into_iter().enumerate() {
+        for (side, p) in Colour::BOTH.into_iter().zip(players) {
             if record.failure.as_ref().is_none_or(|(failed, _)| *failed != side) {
                 self.seats.insert((ids[side], slots[side]), p);
             }
@@ -274,13 +274,12 @@ impl Run {
                     // up, weights it cannot read) would lose every game: stop and say so.
                     if let Some((side, e @ PlayerError::Setup(_))) = &rec.failure {
                         stop.store(true, Ordering::Relaxed);
-                        let name = if *side == 0 { &rec.white } else { &rec.black };
-                        first_error = Some(RunError::Player { name: name.clone(), error: e.clone() });
+                        first_error = Some(RunError::Player { name: rec.player(*side).to_string(), error: e.clone() });
                         continue;
                     }
                     let incident = rec.failure.as_ref().map(|(side, e)| {
-                        let (name, colour) = if *side == 0 { (&rec.white, "White") } else { (&rec.black, "Black") };
-                        format!("game {}: {name} ({colour}) lost by {}: {e}", rec.game_id, rec.termination)
+                        let name = rec.player(*side);
+                        format!("game {}: {name} ({side}) lost by {}: {e}", rec.game_id, rec.termination)
                     });
                     match out.write(&rec) {
                         Ok(row) => {

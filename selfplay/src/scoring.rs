@@ -6,7 +6,7 @@
 use crate::error::RunError;
 use crate::player::{PlayerSpec, Turn};
 use crate::stats::score_of_elo;
-use hoplite_core::{Move, Position, Variant, WHITE};
+use hoplite_core::{Move, Position, Variant};
 use hoplite_formats::{PositionRow, WhiteScore};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -86,7 +86,7 @@ pub fn label(
         .map(|((row, pos), score)| {
             let score =
                 score.ok_or_else(|| RunError::NoScore { name: player.name().to_string(), fen: row.fen.clone() })?;
-            let white = if pos.side_to_move() == WHITE { score } else { -score };
+            let white = pos.side_to_move().sign() * score;
             let label = blend * score_of_elo(white as f64) + (1.0 - blend) * row.result.get();
             Ok(PositionRow { result: WhiteScore::new(label.clamp(0.0, 1.0)).expect("within 0 to 1"), ..row.clone() })
         })

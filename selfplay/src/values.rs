@@ -4,26 +4,26 @@
 
 use crate::balance::{Balance, BalanceFile, ConfigEntry, OneOrMore};
 use crate::imbalance::Imbalance;
-use hoplite_core::{Variant, BLACK, WHITE};
+use hoplite_core::{Colour, PieceType, Variant};
 use hoplite_formats::{Decimal, SummaryRow, ValueRow};
 use hoplite_tuner::playtest::{fit, game_variance_at, Fit, More, Observation};
 
 /// The pieces a side's setup has (by type, in type order).
-fn army(variant: &Variant, side: usize) -> Vec<usize> {
-    let mut t: Vec<usize> = variant.start.pieces.iter().filter(|p| p.1 == side).map(|p| p.2).collect();
+fn army(variant: &Variant, side: Colour) -> Vec<PieceType> {
+    let mut t: Vec<PieceType> = variant.start.pieces.iter().filter(|p| p.colour == side).map(|p| p.ty).collect();
     t.sort_unstable();
     t.dedup();
     t
 }
 
 /// The pawn that sets the scale: White's first pawn type.
-fn scale_pawn(variant: &Variant) -> Option<usize> {
-    army(variant, WHITE).into_iter().find(|&t| variant.pieces[t].pawn)
+fn scale_pawn(variant: &Variant) -> Option<PieceType> {
+    army(variant, Colour::White).into_iter().find(|&t| variant.piece(t).pawn)
 }
 
 /// Whether the two armies are made of different pieces (Spartan chess).
 fn armies_differ(variant: &Variant) -> bool {
-    army(variant, WHITE) != army(variant, BLACK)
+    army(variant, Colour::White) != army(variant, Colour::Black)
 }
 
 /// The imbalances played by default: one, two and three pawns' odds (the scale); each piece's
@@ -35,58 +35,59 @@ fn armies_differ(variant: &Variant) -> bool {
 /// armies, games without an imbalance measure the armies' difference.
 pub fn default_imbalances(variant: &Variant) -> Result<Vec<String>, String> {
     let pawn = scale_pawn(variant).ok_or("White has no pawn to set the scale")?;
-    let letter = |t: usize| variant.pieces[t].letter.to_string();
-    let value = |t: usize| variant.pieces[t].value.unwrap_or(0);
-    let royals = |side: usize| variant.start.pieces.iter().filter(|p| p.1 == side && variant.pieces[p.2].royal).count();
-    let candidates = |side: usize| -> Vec<usize> {
-        let mut v: Vec<usize> = army(variant, side)
+    let letter = |t: PieceType| variant.piece(t).letter.to_string();
+    let value = |t: PieceType| variant.piece(t).value.unwrap_or(0);
+    let royals =
+        |side: Colour| variant.start.pieces.iter().filter(|p| p.colour == side && variant.piece(p.ty).royal).count();
+    let candidates = |side: Colour| -> Vec<PieceType> {
+        let mut v: Vec<PieceType> = army(variant, side)
             .into_iter()
             .filter(|&t| {
-                let p = &variant.pieces[t];
-                (!p.pawn || (side == BLACK && t != pawn)) && (!p.royal || royals(side) > 1)
+                let p = variant.piece(t);
+                (!p.pawn || (side == Colour::Black && t != pawn)) && (!p.royal || royals(side) > 1)
             })
             .collect();
         v.sort_by_key(|&t| value(t));
         v
     };
-    let sides: Vec<usize> = if armies_differ(variant) { vec![WHITE, BLACK] } else { vec![WHITE] };
-    let spec = |side: usize, mine: &str, theirs: &str| match side {
-        WHITE => format!("{mine}:{theirs}"),
-        _ => format!("{theirs}:{mine}"),
+    let sides: &[Colour] = if armies_differ(variant) { &Colour::BOTH } else { &[Colour::White] };
+    let spec = |side: Colour, mine: &str, theirs: &str| match side {
+        Colour::White => format!("{mine}:{theirs}"),
+        Colour::Black => format!("{theirs}:{mine}"),
     };
     // A ladder of pawn odds, fitted together, sets the scale.
-    let pawns = variant.start_counts[WHITE][pawn].min(3) as usize;
+    let pawns = variant.start_counts[Colour::White][pawn].min(3) as usize;
     let mut out: Vec<String> = (1..=pawns).map(|k| format!("{}:", letter(pawn).repeat(k))).collect();
     if armies_differ(variant) {
         out.push(":".into());
     }
-    for &side in &sides {
+    for &side in sides {
         for t in candidates(side) {
             out.push(spec(side, &letter(t), ""));
         }
     }
-    let pieces = |side: usize| -> Vec<usize> {
-        candidates(side).into_iter().filter(|&t| !variant.pieces[t].pawn && !variant.pieces[t].royal).collect()
+    let pieces = |side: Colour| -> Vec<PieceType> {
+        candidates(side).into_iter().filter(|&t| !variant.piece(t).pawn && !variant.piece(t).royal).collect()
     };
-    let cheaper = |side: usize, t: usize| pieces(1 - side).into_iter().rfind(|&u| value(u) < value(t) && u != t);
+    let cheaper = |side: Colour, t: PieceType| pieces(!side).into_iter().rfind(|&u| value(u) < value(t) && u != t);
     let mut add = |s: String| {
         if !out.contains(&s) {
             out.push(s);
         }
     };
-    for &side in &sides {
-        for t in candidates(side).into_iter().filter(|&t| !variant.pieces[t].pawn) {
+    for &side in sides {
+        for t in candidates(side).into_iter().filter(|&t| !variant.piece(t).pawn) {
             if let Some(u) = cheaper(side, t) {
                 add(spec(side, &letter(t), &letter(u)));
             }
         }
     }
     // A colour-bound pair (the bishops): both given, and both against two of the cheaper piece.
-    let two = |side: usize, t: usize| variant.start_counts[side][t] >= 2;
-    for &side in &sides {
-        for t in pieces(side).into_iter().filter(|&t| variant.pieces[t].colour_bound() && two(side, t)) {
+    let two = |side: Colour, t: PieceType| variant.start_counts[side][t] >= 2;
+    for &side in sides {
+        for t in pieces(side).into_iter().filter(|&t| variant.piece(t).colour_bound() && two(side, t)) {
             add(spec(side, &letter(t).repeat(2), ""));
-            if let Some(u) = cheaper(side, t).filter(|&u| two(1 - side, u)) {
+            if let Some(u) = cheaper(side, t).filter(|&u| two(!side, u)) {
                 add(spec(side, &letter(t).repeat(2), &letter(u).repeat(2)));
             }
         }
@@ -127,8 +128,8 @@ pub fn balance_file(variant: &str, imbalances: &[String], games: u64, nodes: &[u
 /// pieces', or the armies' difference.
 #[derive(Clone, Copy, PartialEq)]
 enum Unknown {
-    Piece(usize),
-    Pair(usize),
+    Piece(PieceType),
+    Pair(PieceType),
     Army,
 }
 
@@ -148,16 +149,16 @@ impl Unknown {
 /// the imbalances tell it from the pieces (one of a pair taken somewhere, both elsewhere: `b:`
 /// and `bb:`); the armies' difference where they differ.
 fn unknowns(variant: &Variant, imbalances: &[Imbalance]) -> Vec<Unknown> {
-    let mut pieces: Vec<usize> = imbalances.iter().flat_map(|i| i.removed.concat()).collect();
+    let mut pieces: Vec<PieceType> = imbalances.iter().flat_map(|i| i.removed.concat()).collect();
     pieces.sort_unstable();
     pieces.dedup();
-    let separable = |t: usize| {
+    let separable = |t: PieceType| {
         let cols: Vec<(f64, f64)> = imbalances.iter().map(|i| (i.balance_of(t), i.pair_of(variant, t))).collect();
         cols.iter().any(|a| cols.iter().any(|b| (a.0 * b.1 - a.1 * b.0).abs() > 1e-9))
     };
     let pairs: Vec<Unknown> = pieces
         .iter()
-        .filter(|&&t| variant.pieces[t].colour_bound() && separable(t))
+        .filter(|&&t| variant.piece(t).colour_bound() && separable(t))
         .map(|&t| Unknown::Pair(t))
         .collect();
     let mut out: Vec<Unknown> = pieces.into_iter().map(Unknown::Piece).collect();
@@ -204,7 +205,7 @@ fn fitted(b: &Balance, rows: &[SummaryRow], player: &str, budget: &str) -> Resul
     let Some(p) = unknowns.iter().position(|&u| u == Unknown::Piece(pawn)) else {
         return Err(format!(
             "no pawn odds: an imbalance must remove '{}' to set the scale",
-            variant.pieces[pawn].letter
+            variant.piece(pawn).letter
         ));
     };
     let row = |name: &str| rows.iter().find(|r| r.base == name && r.player == player && r.budget == budget);
@@ -242,12 +243,12 @@ pub fn values(b: &Balance, rows: &[SummaryRow], texel: &[(char, f64)]) -> Result
         for (j, &u) in f.unknowns.iter().enumerate() {
             let (letter, name, texel) = match u {
                 Unknown::Piece(t) => {
-                    let piece = &variant.pieces[t];
+                    let piece = variant.piece(t);
                     let texel = texel.iter().find(|(l, _)| *l == piece.letter).map(|&(_, x)| Decimal::rounded(x));
                     (piece.letter.to_string(), piece.name.clone(), texel)
                 }
                 Unknown::Pair(t) => {
-                    let piece = &variant.pieces[t];
+                    let piece = variant.piece(t);
                     (format!("{0}{0}", piece.letter), format!("{} pair", piece.name), None)
                 }
                 Unknown::Army => continue,
@@ -285,7 +286,7 @@ pub fn parse_targets(variant: &Variant, spec: &str) -> Result<Vec<Target>, Strin
             let (l, h) = t.trim().split_once(':').ok_or_else(bad)?;
             let letter = l.chars().next().filter(|_| l.chars().count() == 1).ok_or_else(bad)?.to_ascii_lowercase();
             variant
-                .piece_index(letter)
+                .piece_type(letter)
                 .ok_or_else(|| format!("--until '{t}': '{letter}' is not a piece of {}", variant.name))?;
             let half: f64 = h.parse().ok().filter(|h: &f64| *h > 0.0).ok_or_else(bad)?;
             Ok(Target { letter, half })
@@ -308,7 +309,7 @@ fn target_indices(variant: &Variant, f: &Fitted, targets: &[Target]) -> Result<V
     targets
         .iter()
         .map(|t| {
-            let ty = variant.piece_index(t.letter).expect("checked by parse_targets");
+            let ty = variant.piece_type(t.letter).expect("checked by parse_targets");
             f.unknowns
                 .iter()
                 .position(|&u| u == Unknown::Piece(ty))
@@ -321,24 +322,24 @@ fn target_indices(variant: &Variant, f: &Fitted, targets: &[Target]) -> Result<V
 /// army (pawns included) worth about as much by the present values (`worth`, pawns), as
 /// imbalance specs. Near equality the score is most sensitive to material, and the value in
 /// pawns hardly depends on the scale's own error.
-fn near_equal(variant: &Variant, t: usize, side: usize, worth: &dyn Fn(usize) -> Option<f64>) -> Vec<String> {
+fn near_equal(variant: &Variant, t: PieceType, side: Colour, worth: &dyn Fn(PieceType) -> Option<f64>) -> Vec<String> {
     let Some(target) = worth(t) else { return Vec::new() };
-    let other = 1 - side;
-    let items: Vec<(usize, f64, u8)> = army(variant, other)
+    let other = !side;
+    let items: Vec<(PieceType, f64, u8)> = army(variant, other)
         .into_iter()
-        .filter(|&u| !variant.pieces[u].royal)
+        .filter(|&u| !variant.piece(u).royal)
         .filter_map(|u| worth(u).map(|w| (u, w, variant.start_counts[other][u])))
         .collect();
     // Multisets of at most four pieces, by how far from the target and then how few.
-    let mut found: Vec<(f64, usize, Vec<usize>)> = Vec::new();
+    let mut found: Vec<(f64, usize, Vec<PieceType>)> = Vec::new();
     let mut pick = vec![0u8; items.len()];
     fn walk(
         i: usize,
         left: usize,
-        items: &[(usize, f64, u8)],
+        items: &[(PieceType, f64, u8)],
         pick: &mut Vec<u8>,
         target: f64,
-        found: &mut Vec<(f64, usize, Vec<usize>)>,
+        found: &mut Vec<(f64, usize, Vec<PieceType>)>,
     ) {
         if i == items.len() {
             let n: usize = pick.iter().map(|&k| k as usize).sum();
@@ -357,14 +358,14 @@ fn near_equal(variant: &Variant, t: usize, side: usize, worth: &dyn Fn(usize) ->
     }
     walk(0, 4, &items, &mut pick, target, &mut found);
     found.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let letters = |l: &[usize]| l.iter().map(|&u| variant.pieces[u].letter).collect::<String>();
-    let mine = variant.pieces[t].letter.to_string();
+    let letters = |l: &[PieceType]| l.iter().map(|&u| variant.piece(u).letter).collect::<String>();
+    let mine = variant.piece(t).letter.to_string();
     found
         .into_iter()
         .take(2)
         .map(|(_, _, l)| match side {
-            WHITE => format!("{mine}:{}", letters(&l)),
-            _ => format!("{}:{mine}", letters(&l)),
+            Colour::White => format!("{mine}:{}", letters(&l)),
+            Colour::Black => format!("{}:{mine}", letters(&l)),
         })
         .collect()
 }
@@ -396,12 +397,12 @@ pub fn next_round(
             candidates.push((b.file.configs[*k].imbalance.clone().unwrap_or_default(), o.coef.clone(), v));
         }
     }
-    let worth = |t: usize| -> Option<f64> {
+    let worth = |t: PieceType| -> Option<f64> {
         let j = f.unknowns.iter().position(|&u| u == Unknown::Piece(t))?;
         Some(f.fit.in_pawns(j, f.pawn).pawns)
     };
-    for (t, side) in targets.iter().map(|t| variant.piece_index(t.letter).expect("checked")).flat_map(|t| {
-        let sides = [WHITE, BLACK].into_iter().filter(move |&s| variant.start_counts[s][t] > 0);
+    for (t, side) in targets.iter().map(|t| variant.piece_type(t.letter).expect("checked")).flat_map(|t| {
+        let sides = Colour::BOTH.into_iter().filter(move |&s| variant.start_counts[s][t] > 0);
         sides.take(1).map(move |s| (t, s))
     }) {
         for spec in near_equal(variant, t, side, &worth) {
@@ -412,7 +413,7 @@ pub fn next_round(
             let coef: Vec<f64> = f.unknowns.iter().map(|u| u.coef(variant, &i)).collect();
             // Only pieces already valued: a new unknown would need games of its own.
             let covered =
-                (0..variant.pieces.len()).all(|ty| i.balance_of(ty) == 0.0 || f.unknowns.contains(&Unknown::Piece(ty)));
+                variant.piece_types().all(|ty| i.balance_of(ty) == 0.0 || f.unknowns.contains(&Unknown::Piece(ty)));
             if covered {
                 let v = game_variance_at(f.fit.score_of(&coef), draws);
                 candidates.push((spec, coef, v));

@@ -154,7 +154,7 @@ pub fn run(a: BookArgs) -> CmdResult {
         let white: Vec<f64> = scores
             .iter()
             .zip(&positions)
-            .filter_map(|(s, p)| s.map(|s| if p.side_to_move() == hoplite_core::WHITE { s } else { -s } as f64))
+            .filter_map(|(s, p)| s.map(|s| (p.side_to_move().sign() * s) as f64))
             .collect();
         let n = white.len().max(1) as f64;
         let mean = white.iter().sum::<f64>() / n;

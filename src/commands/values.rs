@@ -27,7 +27,7 @@ const TEXEL: &[(&str, &str)] = &[
 fn texel(variant: &Variant) -> Vec<(char, f64)> {
     let Some((name, text)) = TEXEL.iter().find(|(v, _)| *v == variant.name) else { return vec![] };
     let Ok(w) = Weights::from_toml(variant, name, text) else { return vec![] };
-    variant.pieces.iter().enumerate().map(|(t, p)| (p.letter, w.get(MATERIAL, t) as f64 / 100.0)).collect()
+    variant.typed_pieces().map(|(t, p)| (p.letter, w.get(MATERIAL, t) as f64 / 100.0)).collect()
 }
 
 #[derive(Args)]

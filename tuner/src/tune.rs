@@ -3,7 +3,7 @@
 use crate::data::{load, Loaded};
 use crate::error::TuneError;
 use crate::fit::{fit_k, loss, standard_errors, Adam};
-use hoplite_core::Variant;
+use hoplite_core::{PieceType, Variant};
 use hoplite_formats::tune::{companions, LossRow, ValueRow};
 use hoplite_formats::{csvfile, Decimal, FormatError};
 use hoplite_search::eval::{Slot, MATERIAL, SIDE};
@@ -80,8 +80,9 @@ pub struct TuneReport {
 }
 
 /// The pawn that anchors the scale at 100: the pawn-type piece lettered `p`, else the first.
-pub fn anchor(v: &Variant) -> Option<usize> {
-    v.pieces.iter().position(|p| p.pawn && p.letter == 'p').or_else(|| v.pieces.iter().position(|p| p.pawn))
+pub fn anchor(v: &Variant) -> Option<PieceType> {
+    let pawns = || v.typed_pieces().filter(|(_, p)| p.pawn);
+    pawns().find(|(_, p)| p.letter == 'p').or_else(|| pawns().next()).map(|(t, _)| t)
 }
 
 pub fn tune(
@@ -99,7 +100,7 @@ pub fn tune(
         Start::File(p) => Weights::load(variant, p)?,
         Start::Equal => {
             let mut w = Weights::defaults(variant);
-            for (t, p) in variant.pieces.iter().enumerate() {
+            for (t, p) in variant.typed_pieces() {
                 w.set(MATERIAL, t, if p.royal { 0 } else { 100 });
             }
             w
@@ -168,7 +169,7 @@ pub fn tune(
 /// The piece values in pawns with their standard errors, as a table.
 pub fn values_table(v: &Variant, r: &TuneReport) -> String {
     let mut s = format!("{:<16} {:>6} {:>8} {:>8}\n", "piece", "letter", "pawns", "± s.e.");
-    for (t, p) in v.pieces.iter().enumerate() {
+    for (t, p) in v.typed_pieces() {
         let se = r.errors[r.weights.index(MATERIAL, t)];
         if p.royal && se.is_none() {
             continue;
@@ -219,9 +220,9 @@ pub fn write(v: &Variant, r: &TuneReport, out: &Path) -> Result<(PathBuf, PathBu
                 table,
                 letter: key,
                 name: match r.weights.slot(j) {
-                    Slot::Table(_, t) | Slot::TableEnd(_, t) => v.pieces[t].name.clone(),
+                    Slot::Table(_, t) | Slot::TableEnd(_, t) => v.piece(t).name.clone(),
                     Slot::Pst(t, c) | Slot::PstEnd(t, c) => {
-                        format!("{} {}", v.pieces[t].name, r.weights.class_square(v, c))
+                        format!("{} {}", v.piece(t).name, r.weights.class_square(v, c))
                     }
                     Slot::Side(_) => String::new(),
                 },

@@ -13,7 +13,12 @@
 //!   bare-king decided positions, `no_same_capture`.
 
 use hoplite_core::betza::{lame_path, MoveRule};
-use hoplite_core::variant::{BareKing, OpeningMode, Variant, BLACK, WHITE};
+use hoplite_core::variant::{BareKing, OpeningMode, Variant};
+use hoplite_core::Square;
+
+// Colours, types and squares are plain numbers here, as nothing of the fast generator's is shared.
+const WHITE: usize = 0;
+const BLACK: usize = 1;
 
 /// (colour, type).
 pub type Piece = (usize, usize);
@@ -110,7 +115,7 @@ impl<'a> Reference<'a> {
                     .copied()
                     .find(|&s| matches!(cells[s], Some((pc, t)) if pc == c && v.pieces[t].moves.castling.is_some()));
                 if let Some(king) = king {
-                    let is_rook = |s: &usize| cells[*s] == Some((c, castling.rook));
+                    let is_rook = |s: &usize| cells[*s] == Some((c, castling.rook.index()));
                     let king_side = row.iter().rev().copied().filter(|&s| s > king).find(is_rook);
                     let queen_side = row.iter().copied().filter(|&s| s < king).find(is_rook);
                     r.castle_homes[c] = Some((king, [king_side, queen_side]));
@@ -330,7 +335,7 @@ impl<'a> Reference<'a> {
     }
 
     fn in_promotion_zone(&self, colour: usize, s: usize) -> bool {
-        self.v.promotion_zone[colour].has(s)
+        self.v.promotion_zone[colour].has(Square::new(s))
     }
 
     /// Pushes the move, expanded into its promotions where the piece must promote.
@@ -342,15 +347,16 @@ impl<'a> Reference<'a> {
             return;
         }
         let mut any = false;
-        for &pt in &p.promotes_to {
-            if self.v.lost_only >> pt & 1 != 0 {
+        for promoted in p.promotes_to {
+            let pt = promoted.index();
+            if self.v.lost_only.contains(promoted) {
                 let have = b.cells.iter().filter(|&&x| x == Some((c, pt))).count();
                 if have >= self.start[c][pt] {
                     notes.lost_only_excluded = true;
                     continue;
                 }
             }
-            if self.v.distinct_colour >> pt & 1 != 0 {
+            if self.v.distinct_colour.contains(promoted) {
                 let same = b
                     .cells
                     .iter()
@@ -442,7 +448,7 @@ impl<'a> Reference<'a> {
         };
         for (side, rook) in rooks.iter().enumerate() {
             let Some(rook) = *rook else { continue };
-            if !b.rights[2 * us + side] || b.cells[rook] != Some((us, castling.rook)) {
+            if !b.rights[2 * us + side] || b.cells[rook] != Some((us, castling.rook.index())) {
                 continue;
             }
             let dir = if rook > king { 1 } else { -1 };
@@ -496,12 +502,12 @@ impl<'a> Reference<'a> {
             if om.player_move != b.fullmove {
                 continue;
             }
-            let (from, to) = (om.from[us], om.to[us]);
-            if b.cells[from] != Some((us, om.piece)) || b.cells[to].is_some() {
+            let (from, to) = (om.from[us].index(), om.to[us].index());
+            if b.cells[from] != Some((us, om.piece.index())) || b.cells[to].is_some() {
                 continue;
             }
             if let Some((rp, rs)) = om.requires {
-                if b.cells[rs[us]] != Some((us, rp)) {
+                if b.cells[rs[us].index()] != Some((us, rp.index())) {
                     continue;
                 }
             }

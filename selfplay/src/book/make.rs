@@ -137,7 +137,7 @@ pub fn pgn_book(variant: &Arc<Variant>, book: &[BookLine]) -> String {
             variant.name
         );
         let mut text = String::new();
-        let first = Position::startpos(variant).side_to_move();
+        let first = Position::startpos(variant).side_to_move().index();
         for (k, san) in san_line(variant, &b.moves).iter().enumerate() {
             match (k + first) % 2 {
                 0 => text += &format!("{}. ", (k + first) / 2 + 1),

@@ -1,6 +1,7 @@
 //! hoplite's own engine as a player: one search per player, its tables cleared between games.
 
-use super::{Player, PlayerError, Reply, Turn, CLOCK_MARGIN};
+use super::{Player, Reply, Turn, CLOCK_MARGIN};
+use crate::error::PlayerError;
 use hoplite_core::Variant;
 use hoplite_formats::Budget;
 use hoplite_search::{Limits, Search, Weights};

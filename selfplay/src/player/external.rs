@@ -4,7 +4,7 @@
 use super::notation::to_engine;
 use super::process::Process;
 use super::{Clocks, Turn};
-use hoplite_core::{Move, Position, Variant};
+use hoplite_core::{Colour, Move, Position, Variant};
 use hoplite_formats::engines::{CastlingNotation, EngineConfig, Protocol};
 use hoplite_formats::Budget;
 use std::time::{Duration, Instant};
@@ -69,7 +69,7 @@ pub const CLOCK_MARGIN: Duration = Duration::from_millis(50);
 /// When to stop waiting for a move: the clock (with a second's grace, the arbiter judges the
 /// overstep), the time per move with half as much again and a second, or engines.toml's
 /// timeout (60 s by default) under a node or depth budget.
-pub fn deadline(config: &EngineConfig, budget: &Budget, clock: Option<&Clocks>, side: usize) -> Instant {
+pub fn deadline(config: &EngineConfig, budget: &Budget, clock: Option<&Clocks>, side: Colour) -> Instant {
     let wait = match (clock, budget.movetime) {
         (Some(c), _) => c.remaining[side] + CLOCK_MARGIN + Duration::from_secs(1),
         (None, Some(t)) => t + t / 2 + Duration::from_secs(1),

@@ -12,8 +12,8 @@ mod random;
 mod uci;
 mod xboard;
 
-use crate::error::RunError;
-use hoplite_core::{Move, Position, Termination, Variant};
+use crate::error::{PlayerError, RunError};
+use hoplite_core::{Move, Position, Variant};
 use hoplite_formats::engines::{EngineConfig, Protocol};
 use hoplite_formats::manifest::PlayerKind;
 use hoplite_formats::{Budget, PlayerRecord};
@@ -22,7 +22,6 @@ use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use thiserror::Error;
 
 pub use external::CLOCK_MARGIN;
 pub use notation::{from_engine, to_engine};
@@ -55,42 +54,6 @@ pub struct Reply {
     /// Its score of the position in centipawns, from its own side's view, if it gives one.
     pub score: Option<i32>,
     pub nodes: u64,
-}
-
-/// Why a player could not answer: each ends the game against it.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum PlayerError {
-    #[error("it cannot play this game: {0}")]
-    Setup(String),
-    #[error("it returned no move in a position that has one")]
-    NoMove,
-    #[error("it played '{mv}', which is not a legal move here")]
-    IllegalMove { mv: String },
-    #[error("it refused a legal move: {message}")]
-    Refused { message: String },
-    #[error("{0}")]
-    Crash(String),
-    #[error("no answer within {0:.1?}")]
-    Timeout(Duration),
-    #[error("it gives no score of a position, so it cannot rank moves")]
-    NoScore,
-    /// An xboard engine gave the game up (`resign`): not a fault, a result.
-    #[error("it resigned")]
-    Resigned,
-}
-
-impl PlayerError {
-    /// How a game that this failure ends is recorded.
-    pub fn termination(&self) -> Termination {
-        match self {
-            PlayerError::NoMove | PlayerError::IllegalMove { .. } | PlayerError::Refused { .. } => {
-                Termination::IllegalMove
-            }
-            PlayerError::Timeout(_) => Termination::Timeout,
-            PlayerError::Resigned => Termination::Adjudication,
-            PlayerError::Setup(_) | PlayerError::Crash(_) | PlayerError::NoScore => Termination::Crash,
-        }
-    }
 }
 
 pub trait Player: Send {

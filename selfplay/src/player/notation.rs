@@ -3,8 +3,8 @@
 //! can be chosen. Whatever the engine writes, the move must be one of the position's legal
 //! moves: the core is the arbiter.
 
-use super::PlayerError;
-use hoplite_core::{Move, MoveKind, Position};
+use crate::error::PlayerError;
+use hoplite_core::{Move, MoveKind, Position, Square};
 use hoplite_formats::engines::CastlingNotation;
 
 /// hoplite's move `m` as the engine writes it.
@@ -20,7 +20,7 @@ pub fn to_engine(pos: &Position, m: Move, castling: CastlingNotation) -> String 
 
 /// The rook a castling move goes with: the nearest own rook-type piece beyond the king's
 /// destination, on the king's rank, on the side it moves to.
-fn castling_rook(pos: &Position, m: Move) -> Option<usize> {
+fn castling_rook(pos: &Position, m: Move) -> Option<Square> {
     let v = pos.variant();
     let geo = v.geometry;
     let rook = v.castling.as_ref()?.rook;

@@ -1,7 +1,7 @@
 //! An engine process: its standard input for commands, its standard output read line by line
 //! by a thread of its own, so that every wait has a deadline.
 
-use super::PlayerError;
+use crate::error::PlayerError;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};

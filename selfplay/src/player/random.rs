@@ -1,6 +1,7 @@
 //! The random mover: a uniformly random legal move, from the game's own generator.
 
-use super::{Player, PlayerError, Reply, Turn};
+use super::{Player, Reply, Turn};
+use crate::error::PlayerError;
 use hoplite_core::Variant;
 use rand::Rng;
 use std::sync::Arc;

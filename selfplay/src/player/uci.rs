@@ -4,7 +4,8 @@
 use super::external::{deadline, variant_name, Session};
 use super::notation::from_engine;
 use super::process::Process;
-use super::{Player, PlayerError, Reply, Turn};
+use super::{Player, Reply, Turn};
+use crate::error::PlayerError;
 use hoplite_core::{Move, Variant};
 use hoplite_formats::engines::{EngineConfig, Protocol};
 use hoplite_formats::Budget;

@@ -7,7 +7,8 @@
 use super::external::{deadline, variant_name, Session};
 use super::notation::from_engine;
 use super::process::Process;
-use super::{Player, PlayerError, Reply, Turn};
+use super::{Player, Reply, Turn};
+use crate::error::PlayerError;
 use hoplite_core::{Position, Variant};
 use hoplite_formats::engines::{EngineConfig, Protocol};
 use hoplite_formats::Budget;
@@ -180,7 +181,7 @@ impl Player for XboardPlayer {
         if let Some(c) = &turn.clock {
             let cs = |d: Duration| d.as_millis() / 10;
             s.process.send(&format!("time {}", cs(c.remaining[side])))?;
-            s.process.send(&format!("otim {}", cs(c.remaining[1 - side])))?;
+            s.process.send(&format!("otim {}", cs(c.remaining[!side])))?;
         }
         s.process.send("go")?;
         let until = deadline(&self.config, &self.budget, turn.clock.as_ref(), side);
