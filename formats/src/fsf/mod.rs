@@ -3,6 +3,8 @@
 //! line and key of every rule the kit cannot express.
 
 pub mod betza;
+#[cfg(test)]
+mod dialect_tests;
 pub mod ini;
 pub mod rules;
 pub mod translate;
@@ -168,4 +170,94 @@ pub fn import(file: &str, text: &str) -> Result<Import, ImportError> {
 pub fn import_builtins() -> Import {
     let resolved = builtins(true).into_iter().map(|(line, r)| (line, Ok(r))).collect();
     convert(BUILTINS_LABEL, resolved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> Imported {
+        let mut i = import("test.ini", text).unwrap();
+        i.sections.pop().unwrap()
+    }
+
+    #[test]
+    fn inherits_from_a_builtin() {
+        // makruk's ranks 6-8 promotion zone and counting come from the built-in.
+        let text = "[mine:makruk]\nnMoveRule = 30\n";
+        let r = resolve("t.ini", text).unwrap().pop().unwrap().1.unwrap();
+        assert_eq!(r.val("countingRule").text(), "makruk");
+        assert_eq!(r.get("countingRule").origin, Origin::Builtin("makruk".into()));
+        assert_eq!(r.val("nMoveRule").int(), 30);
+        let toml = one(text).outcome.unwrap();
+        assert!(toml.contains("counting = \"makruk\""), "{toml}");
+        assert!(toml.contains("move_rule = 60"), "FSF counts full moves: {toml}");
+        assert!(toml.contains("region = \"*6 *7 *8\""), "{toml}");
+    }
+
+    #[test]
+    fn inherits_from_an_earlier_section_and_pieces_follow_fsf() {
+        let text = "[base]\npawn = p\nknight = n\nking = k\nstartFen = 4k3/pppppppp/8/8/8/8/PPPPPPPP/1N2K3 w - - 0 1\n\
+                    promotionPieceTypes = n\n\n[child:base]\n# a letter already in use removes the earlier type\n\
+                    customPiece1 = n:fhN\nknight = -\n";
+        let rs = resolve("t.ini", text).unwrap();
+        let child = rs[1].1.as_ref().unwrap();
+        assert_eq!(child.letter("knight"), None);
+        assert_eq!(child.letter("customPiece1"), Some('n'));
+        // FSF drops a removed type from the promotion types.
+        assert!(child.val("promotionPieceTypesWhite").types().is_empty());
+        assert_eq!(child.val("startFen").text(), rs[0].1.as_ref().unwrap().val("startFen").text());
+        let out = import("t.ini", text).unwrap();
+        let toml = out.sections[0].outcome.as_ref().unwrap();
+        assert!(toml.contains("promotes_to = \"n\""), "{toml}");
+        // The child's pawns have nothing to promote to: refused, naming the default's origin.
+        let Err(rs) = &out.sections[1].outcome else { panic!("child converted") };
+        assert!(rs[0].message.contains("[child]"), "{}", rs[0].message);
+    }
+
+    #[test]
+    fn refusals_name_file_line_and_key() {
+        let text = "[arrows:chess]\nwallingRule = arrow\n\n[hordes:horde]\n\n[fine:chess]\n";
+        let out = import("variants.ini", text).unwrap();
+        let Err(r) = &out.sections[0].outcome else { panic!() };
+        assert_eq!(
+            r[0].message,
+            "variants.ini:2: [arrows] wallingRule = arrow: walls placed by a move are not in hoplite's rule kit"
+        );
+        let Err(r) = &out.sections[1].outcome else { panic!() };
+        assert!(r[0].message.starts_with("variants.ini:4: [hordes] inherited from FSF's built-in 'horde': enPassantRegion"), "{}", r[0].message);
+        assert!(out.sections[2].outcome.is_ok());
+        assert_eq!(out.summary(), "3 sections: 1 converted, 2 refused; refusals by key: enPassantRegion 1, wallingRule 1");
+        let dup = import("v.ini", "[chess]\n").unwrap();
+        assert!(dup.sections[0].outcome.as_ref().unwrap_err()[0].message.contains("keeps the first definition"));
+        assert_eq!(import("v.ini", "[x]\nbroken line\n").unwrap_err().to_string(), "v.ini:2: 'broken line' is not 'key = value'");
+    }
+
+    #[test]
+    fn gui_keys_are_skipped() {
+        let text = "[gui:chess]\npieceToCharTable = PNBRQ\nvariantTemplate = fairy\npocketSize = 2\n";
+        assert!(one(text).outcome.is_ok());
+        assert!(one("[typo:chess]\nmaxRnk = 9\n").outcome.is_err());
+    }
+
+    /// Sections that need no new key load in today's core with Fairy-Stockfish's perft
+    /// (`go perft 2` of fairy-stockfish-largeboards c19b5f6).
+    #[test]
+    fn todays_keys_load_with_fsf_perft() {
+        let builtins = import_builtins();
+        for (name, fsf) in [("amazon", 484u64), ("nightrider", 576), ("chess", 400), ("capablanca", 784)] {
+            let s = builtins.sections.iter().find(|s| s.name == name).unwrap();
+            let toml = s.outcome.as_ref().unwrap();
+            let v = hoplite_core::Variant::from_toml(name, toml).unwrap_or_else(|e| panic!("{name}: {e}\n{toml}"));
+            let mut pos = hoplite_core::Position::from_setup(&v, &v.start).unwrap();
+            assert_eq!(hoplite_core::perft::perft(&mut pos, 2), fsf, "{name}");
+        }
+    }
+
+    #[test]
+    fn every_builtin_resolves_and_the_import_keeps_its_count() {
+        let i = import_builtins();
+        assert_eq!(i.sections.len(), 121);
+        assert!(i.converted() >= 70, "{}", i.summary());
+    }
 }
