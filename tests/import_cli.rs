@@ -23,7 +23,9 @@ fn import_writes_files_refuses_and_sums_up() {
     assert!(ok, "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
-    assert!(lines[0].starts_with("refused [arrows]: variants.ini:6: [arrows] inherited from FSF's built-in 'amazons': wallingRule = arrow"));
+    assert!(lines[0].starts_with(
+        "refused [arrows]: variants.ini:6: [arrows] inherited from FSF's built-in 'amazons': wallingRule = arrow"
+    ));
     assert_eq!(lines[1], "2 sections: 1 converted, 1 refused; refusals by key: wallingRule 1");
     let file = out.join("knightmare.toml");
     let (ok, perft, stderr) = hoplite(&["perft", "--variant", file.to_str().unwrap(), "--depth", "1"]);

@@ -25,7 +25,8 @@ pub fn run(a: ImportArgs) -> CmdResult {
     let import = match &a.file {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-            let label = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+            let label =
+                path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
             fsf::import(&label, &text)?
         }
         None => fsf::import_builtins(),

@@ -70,13 +70,22 @@ fn orientations(a: i8, b: i8) -> [((i8, i8), &'static [&'static str]); 8] {
     ]
 }
 
+/// A vector, (files, ranks).
+type Vector = (i8, i8);
+/// FSF's per-piece move tables: (initial, capture, table) -> direction -> distance.
+type Tables = BTreeMap<(bool, bool, Map), BTreeMap<Vector, i32>>;
+/// Whether each vector moves quietly and captures.
+type Modes = BTreeMap<Vector, (bool, bool)>;
+/// Vectors by atom class, for one (initial, travel, mode) group.
+type ByClass = BTreeMap<Vector, BTreeSet<Vector>>;
+
 const VERTICALS: &str = "fbvh";
 const HORIZONTALS: &str = "rlsh";
 
 /// Reads FSF's Betza into its moves. An error names what FSF's behaviour is not known for.
 pub fn parse_fsf(betza: &str) -> Result<BTreeSet<Move>, String> {
     // (initial, capture, map) -> direction -> distance; a later atom overwrites a direction.
-    let mut maps: BTreeMap<(bool, bool, Map), BTreeMap<(i8, i8), i32>> = BTreeMap::new();
+    let mut maps: Tables = BTreeMap::new();
     let cs: Vec<char> = betza.chars().collect();
     let (mut modes, mut dirs): (Vec<bool>, Vec<String>) = (Vec::new(), Vec::new());
     let (mut hopper, mut lame, mut initial, mut distance) = (false, false, false, 0i32);
@@ -236,9 +245,7 @@ fn directions(class: (i8, i8), target: &BTreeSet<(i8, i8)>) -> Option<Vec<String
         return Some(vec![String::new()]);
     }
     let atom = leaper_letter(class);
-    let specs = [
-        "f", "b", "l", "r", "v", "s", "fl", "fr", "bl", "br", "ff", "bb", "ll", "rr", "fs", "bs", "lv", "rv",
-    ];
+    let specs = ["f", "b", "l", "r", "v", "s", "fl", "fr", "bl", "br", "ff", "bb", "ll", "rr", "fs", "bs", "lv", "rv"];
     let cands: Vec<(&str, BTreeSet<(i8, i8)>)> = specs
         .iter()
         .filter_map(|s| hoplite_vectors(s, atom).map(|v| (*s, v)))
@@ -281,7 +288,7 @@ fn directions(class: (i8, i8), target: &BTreeSet<(i8, i8)>) -> Option<Vec<String
 /// take en passant (FSF lets an en-passant piece do so with any move that only captures).
 pub fn to_hoplite(moves: &BTreeSet<Move>, en_passant: bool) -> Result<String, String> {
     // (initial, travel, class, quiet, capture) -> vectors
-    let mut modes: BTreeMap<(bool, Travel, (i8, i8)), BTreeMap<(i8, i8), (bool, bool)>> = BTreeMap::new();
+    let mut modes: BTreeMap<(bool, Travel, Vector), Modes> = BTreeMap::new();
     for m in moves {
         let e = modes.entry((m.initial, m.travel, class(m.vector))).or_default().entry(m.vector).or_default();
         if m.capture {
@@ -291,10 +298,16 @@ pub fn to_hoplite(moves: &BTreeSet<Move>, en_passant: bool) -> Result<String, St
         }
     }
     // Grouped by (initial, travel, mode: 0 both, 1 quiet, 2 capture), then atom class.
-    let mut groups: BTreeMap<(bool, Travel, u8), BTreeMap<(i8, i8), BTreeSet<(i8, i8)>>> = BTreeMap::new();
+    let mut groups: BTreeMap<(bool, Travel, u8), ByClass> = BTreeMap::new();
     for ((initial, travel, cls), vs) in &modes {
         for (v, (q, c)) in vs {
-            let mode = if *q && *c { 0 } else if *q { 1 } else { 2 };
+            let mode = if *q && *c {
+                0
+            } else if *q {
+                1
+            } else {
+                2
+            };
             groups.entry((*initial, *travel, mode)).or_default().entry(*cls).or_default().insert(*v);
         }
     }

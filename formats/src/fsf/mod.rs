@@ -64,13 +64,17 @@ impl Import {
     /// `N sections: C converted, R refused; refusals by key: k n, ...`
     pub fn summary(&self) -> String {
         let tally: Vec<String> = self.tally().iter().map(|(k, n)| format!("{k} {n}")).collect();
-        let mut s = format!("{} sections: {} converted, {} refused", self.sections.len(), self.converted(), self.refused());
+        let mut s =
+            format!("{} sections: {} converted, {} refused", self.sections.len(), self.converted(), self.refused());
         if !tally.is_empty() {
             s.push_str(&format!("; refusals by key: {}", tally.join(", ")));
         }
         s
     }
 }
+
+/// A section's header line and its resolved rules, or why FSF would not define it.
+pub type Resolved = (usize, Result<Rules, Refusal>);
 
 /// An ini syntax error, with the file it is in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,13 +113,16 @@ pub fn builtins(as_file: bool) -> Vec<(usize, Rules)> {
 
 /// Resolves every section of an ini file as FSF does: parent rules first, a name that already
 /// exists is not redefined, boards beyond 12x10 are dropped.
-pub fn resolve(file: &str, text: &str) -> Result<Vec<(usize, Result<Rules, Refusal>)>, ImportError> {
+pub fn resolve(file: &str, text: &str) -> Result<Vec<Resolved>, ImportError> {
     let sections = ini::parse(text).map_err(|error| ImportError { file: file.into(), error })?;
     let mut known: BTreeMap<String, Rules> = builtins(false).into_iter().map(|(_, r)| (r.name.clone(), r)).collect();
     let label: Arc<str> = file.into();
     let mut out = Vec::new();
     for s in &sections {
-        let refusal = |key: &str, why: String| Refusal { key: key.into(), message: format!("{file}:{}: [{}] {why}", s.line, s.name) };
+        let refusal = |key: &str, why: String| Refusal {
+            key: key.into(),
+            message: format!("{file}:{}: [{}] {why}", s.line, s.name),
+        };
         if known.contains_key(&s.name) {
             let why = "FSF already has a variant of this name and keeps the first definition".to_string();
             out.push((s.line, Err(refusal("name", why))));
@@ -126,14 +133,18 @@ pub fn resolve(file: &str, text: &str) -> Result<Vec<(usize, Result<Rules, Refus
             Some(p) => match known.get(p) {
                 Some(b) => b.clone(),
                 None => {
-                    out.push((s.line, Err(refusal("parent", format!("parent '{p}' is neither a built-in nor an earlier section")))));
+                    out.push((
+                        s.line,
+                        Err(refusal("parent", format!("parent '{p}' is neither a built-in nor an earlier section"))),
+                    ));
                     continue;
                 }
             },
         };
         let origin = |line: usize| Origin::File { file: label.clone(), section: s.name.clone(), line };
         let r = Rules::apply(&base, s, &origin);
-        if r.files() as u8 > rules::MAX_FILES || r.ranks() as u8 > rules::MAX_RANKS || r.files() == 0 || r.ranks() == 0 {
+        if r.files() as u8 > rules::MAX_FILES || r.ranks() as u8 > rules::MAX_RANKS || r.files() == 0 || r.ranks() == 0
+        {
             let why = format!("a {}x{} board: FSF drops sections beyond 12x10", r.files(), r.ranks());
             out.push((s.line, Err(refusal("maxRank", why))));
             continue;
@@ -144,7 +155,7 @@ pub fn resolve(file: &str, text: &str) -> Result<Vec<(usize, Result<Rules, Refus
     Ok(out)
 }
 
-fn convert(file: &str, resolved: Vec<(usize, Result<Rules, Refusal>)>) -> Import {
+fn convert(file: &str, resolved: Vec<Resolved>) -> Import {
     let sections = resolved
         .into_iter()
         .map(|(line, r)| match r {
@@ -225,12 +236,22 @@ mod tests {
             "variants.ini:2: [arrows] wallingRule = arrow: walls placed by a move are not in hoplite's rule kit"
         );
         let Err(r) = &out.sections[1].outcome else { panic!() };
-        assert!(r[0].message.starts_with("variants.ini:4: [hordes] inherited from FSF's built-in 'horde': enPassantRegion"), "{}", r[0].message);
+        assert!(
+            r[0].message.starts_with("variants.ini:4: [hordes] inherited from FSF's built-in 'horde': enPassantRegion"),
+            "{}",
+            r[0].message
+        );
         assert!(out.sections[2].outcome.is_ok());
-        assert_eq!(out.summary(), "3 sections: 1 converted, 2 refused; refusals by key: enPassantRegion 1, wallingRule 1");
+        assert_eq!(
+            out.summary(),
+            "3 sections: 1 converted, 2 refused; refusals by key: enPassantRegion 1, wallingRule 1"
+        );
         let dup = import("v.ini", "[chess]\n").unwrap();
         assert!(dup.sections[0].outcome.as_ref().unwrap_err()[0].message.contains("keeps the first definition"));
-        assert_eq!(import("v.ini", "[x]\nbroken line\n").unwrap_err().to_string(), "v.ini:2: 'broken line' is not 'key = value'");
+        assert_eq!(
+            import("v.ini", "[x]\nbroken line\n").unwrap_err().to_string(),
+            "v.ini:2: 'broken line' is not 'key = value'"
+        );
     }
 
     #[test]

@@ -249,7 +249,8 @@ const KEYS: &[(&str, Kind, &[&str])] = &[
 ];
 
 /// Keys that carry no rule: GUI hints and evaluation values (read separately).
-pub const NOT_RULES: &[&str] = &["variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueEg", "nnueAlias", "endgameEval"];
+pub const NOT_RULES: &[&str] =
+    &["variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueEg", "nnueAlias", "endgameEval"];
 
 /// FSF's built-in piece types in FSF's type order; then customPiece1..25 and the king.
 pub const BUILTIN_TYPES: &[&str] = &[
@@ -371,21 +372,38 @@ impl Rules {
                 "promotionRegionBlack" => Val::Squares(rank(0)),
                 "doubleStepRegionWhite" => Val::Squares(rank(1)),
                 "doubleStepRegionBlack" => Val::Squares(rank(6)),
-                "enPassantRegionWhite" | "enPassantRegionBlack" | "dropRegionWhite" | "dropRegionBlack"
-                | "wallingRegionWhite" | "wallingRegionBlack" => Val::Squares(all.clone()),
-                "promotionPawnTypesWhite" | "promotionPawnTypesBlack" | "enPassantTypesWhite"
-                | "enPassantTypesBlack" | "nMoveRuleTypesWhite" | "nMoveRuleTypesBlack" => types(&["pawn"]),
+                "enPassantRegionWhite"
+                | "enPassantRegionBlack"
+                | "dropRegionWhite"
+                | "dropRegionBlack"
+                | "wallingRegionWhite"
+                | "wallingRegionBlack" => Val::Squares(all.clone()),
+                "promotionPawnTypesWhite"
+                | "promotionPawnTypesBlack"
+                | "enPassantTypesWhite"
+                | "enPassantTypesBlack"
+                | "nMoveRuleTypesWhite"
+                | "nMoveRuleTypesBlack" => types(&["pawn"]),
                 "castlingRookPiecesWhite" | "castlingRookPiecesBlack" => types(&["rook"]),
                 "castlingKingPieceWhite" | "castlingKingPieceBlack" => types(&["king"]),
                 "mustDropType" | "dropNoDoubled" | "flagPieceWhite" | "flagPieceBlack" => types(&["*"]),
                 "connectPieceTypes" => types(&["*all*"]),
-                "doubleStep" | "castling" | "checking" | "dropChecks" | "mandatoryPawnPromotion"
-                | "connectHorizontal" | "connectVertical" | "connectDiagonal" => Val::Bool(true),
+                "doubleStep"
+                | "castling"
+                | "checking"
+                | "dropChecks"
+                | "mandatoryPawnPromotion"
+                | "connectHorizontal"
+                | "connectVertical"
+                | "connectDiagonal" => Val::Bool(true),
                 "castlingKingsideFile" => Val::Int(7),
                 "castlingQueensideFile" => Val::Int(3),
                 "castlingKingFile" => Val::Int(5),
                 "castlingRookKingsideFile" => Val::Int(MAX_FILES as i64),
-                "castlingRank" | "castlingRookQueensideFile" | "soldierPromotionRank" | "dropNoDoubledCount"
+                "castlingRank"
+                | "castlingRookQueensideFile"
+                | "soldierPromotionRank"
+                | "dropNoDoubledCount"
                 | "flagPieceCount" => Val::Int(1),
                 "nMoveRule" => Val::Int(50),
                 "nFoldRule" => Val::Int(3),
@@ -406,7 +424,12 @@ impl Rules {
             };
             keys.insert(key.to_string(), Setting { val, key: key.into(), raw: String::new(), origin: Origin::Default });
         }
-        let dim = |n: i64, key: &str| Setting { val: Val::Int(n), key: key.into(), raw: n.to_string(), origin: Origin::Default };
+        let dim = |n: i64, key: &str| Setting {
+            val: Val::Int(n),
+            key: key.into(),
+            raw: n.to_string(),
+            origin: Origin::Default,
+        };
         let mut types = BTreeMap::new();
         for n in type_names() {
             types.insert(n, TypeInfo::default());
@@ -503,8 +526,10 @@ impl Rules {
         for key in ["pieceValueMg", "pieceValueEg", "promotionLimit", "promotedPieceType"] {
             let Some(e) = entry(key) else { continue };
             used.insert(key.into());
-            let items: Vec<(String, String)> =
-                pairs(&e.value).into_iter().map_while(|(l, rest)| r.type_of(l).map(|t| (t.to_string(), rest))).collect();
+            let items: Vec<(String, String)> = pairs(&e.value)
+                .into_iter()
+                .map_while(|(l, rest)| r.type_of(l).map(|t| (t.to_string(), rest)))
+                .collect();
             for (ty, rest) in items {
                 let t = r.types.get_mut(&ty).expect("type");
                 match key {
@@ -591,11 +616,12 @@ impl Rules {
                 Bool => Val::Bool(e.value == "true"),
                 Int | Coord => Val::Int(if kind == Coord { coord(&e.value) } else { int(&e.value) }),
                 Value => Val::Text(
-                    (if ["win", "loss", "draw"].contains(&e.value.as_str()) { e.value.as_str() } else { "none" }).into(),
+                    (if ["win", "loss", "draw"].contains(&e.value.as_str()) { e.value.as_str() } else { "none" })
+                        .into(),
                 ),
-                Enum(names) => Val::Text(
-                    (if names.contains(&e.value.as_str()) { e.value.as_str() } else { "none" }).into(),
-                ),
+                Enum(names) => {
+                    Val::Text((if names.contains(&e.value.as_str()) { e.value.as_str() } else { "none" }).into())
+                }
                 Text => Val::Text(e.value.clone()),
                 Rights => Val::Text(e.value.chars().filter(|c| "KQkq".contains(*c)).collect()),
                 Squares => Val::Squares(squares(&e.value)),

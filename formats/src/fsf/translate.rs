@@ -271,7 +271,10 @@ fn read_fen(fen: &str) -> Fen {
 }
 
 /// The FEN board's squares: (file, rank) -> (letter as written, promoted `+`).
-fn board_squares(board: &str, ranks: u8) -> Result<BTreeMap<(u8, u8), (char, bool)>, String> {
+/// A FEN board: (file, rank) -> (letter as written, promoted with `+`).
+type Board = BTreeMap<(u8, u8), (char, bool)>;
+
+fn board_squares(board: &str, ranks: u8) -> Result<Board, String> {
     let mut out = BTreeMap::new();
     for (i, row) in board.split('/').enumerate() {
         let r = ranks as i64 - 1 - i as i64;
@@ -412,14 +415,21 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
         // With duple check a side is in check only when all its kings are attacked: hoplite's
         // royal rule, exactly, while the count is 0 and no other royal exists.
         if ext_count != 0 || has("king") || types("extinctionPieceTypes").iter().any(|t| t == "*") {
-            o.refuse_key("dupleCheck", "duple check beside a royal king, with all pieces, or with a count is not in hoplite's rule kit");
+            o.refuse_key(
+                "dupleCheck",
+                "duple check beside a royal king, with all pieces, or with a count is not in hoplite's rule kit",
+            );
         } else {
             royal.extend(royal_rule_types.iter().cloned());
         }
     }
 
     let mut text = String::new();
-    let _ = writeln!(text, "# Imported from {}:{} [{}] by `hoplite import` (Fairy-Stockfish rules).", place.file, place.line, r.name);
+    let _ = writeln!(
+        text,
+        "# Imported from {}:{} [{}] by `hoplite import` (Fairy-Stockfish rules).",
+        place.file, place.line, r.name
+    );
     let _ = writeln!(text, "name = {}", q(&r.name));
     let _ = writeln!(text, "description = {}", q(&format!("Fairy-Stockfish's '{}'", r.name)));
     let _ = writeln!(text, "uci_variant = {}", q(&r.name));
@@ -438,10 +448,16 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
         let king = castle_king.0.first().cloned().unwrap_or_default();
         let rooks: Vec<String> = castle_rooks.0.iter().filter(|t| has(t)).cloned().collect();
         if castle_king.0 != castle_king.1 {
-            o.refuse_key("castlingKingPieceBlack", "castling pieces that differ by colour are not in hoplite's rule kit");
+            o.refuse_key(
+                "castlingKingPieceBlack",
+                "castling pieces that differ by colour are not in hoplite's rule kit",
+            );
         }
         if castle_rooks.0 != castle_rooks.1 {
-            o.refuse_key("castlingRookPiecesBlack", "castling rooks that differ by colour are not in hoplite's rule kit");
+            o.refuse_key(
+                "castlingRookPiecesBlack",
+                "castling rooks that differ by colour are not in hoplite's rule kit",
+            );
         }
         if !has(&king) || rooks.is_empty() {
             castling = false;
@@ -453,10 +469,13 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
                 .map(|(&(f, _), _)| f)
                 .collect();
             if starts.len() > 1 {
-                o.refuse_key("castlingKingFile", "several castling kings on the castling rank: the kit has no castling king file");
+                o.refuse_key(
+                    "castlingKingFile",
+                    "several castling kings on the castling rank: the kit has no castling king file",
+                );
             }
-            let ks = r.val("castlingKingsideFile").int() as i64;
-            let qs = r.val("castlingQueensideFile").int() as i64;
+            let ks = r.val("castlingKingsideFile").int();
+            let qs = r.val("castlingQueensideFile").int();
             let start = starts.first().map(|&f| f as i64 + 1).unwrap_or(ks - 2);
             let n = (ks - start).max(1) as u32;
             castle_o = Some((king.clone(), n));
@@ -475,7 +494,12 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
             let rks = r.val("castlingRookKingsideFile").int().min(files as i64);
             let rqs = r.val("castlingRookQueensideFile").int();
             if rks != files as i64 || rqs != 1 {
-                let _ = writeln!(castle_section, "rook_files = {{ king_side = {}, queen_side = {} }}", q(&file(rks)), q(&file(rqs)));
+                let _ = writeln!(
+                    castle_section,
+                    "rook_files = {{ king_side = {}, queen_side = {} }}",
+                    q(&file(rks)),
+                    q(&file(rqs))
+                );
             }
             if chess960 {
                 let _ = writeln!(castle_section, "chess960 = true");
@@ -550,9 +574,13 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
         let letter = info.letter.expect("present");
         let letter_set = info.letter_set.clone().unwrap_or_else(|| r.get("startFen").clone());
         let custom = ty.starts_with("customPiece") || (ty == "king" && info.betza.is_some());
-        let fsf_betza = if custom { info.betza.clone().unwrap_or_default() } else { builtin_betza(ty).unwrap_or("").to_string() };
+        let fsf_betza =
+            if custom { info.betza.clone().unwrap_or_default() } else { builtin_betza(ty).unwrap_or("").to_string() };
         if ty == "janggiCannon" {
-            o.refuse(&letter_set, "the Janggi cannon (may neither jump over nor capture a cannon) is not in hoplite's rule kit");
+            o.refuse(
+                &letter_set,
+                "the Janggi cannon (may neither jump over nor capture a cannon) is not in hoplite's rule kit",
+            );
             continue;
         }
         let mut moves = match parse_fsf(&fsf_betza) {
@@ -565,7 +593,10 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
         let (ep_same, ep_type) = same(ty, &ep_types.0, &ep_types.1);
         let mut en_passant = ty == "pawn" || ep_type;
         if ty != "pawn" && !ep_same {
-            o.refuse_key("enPassantTypesBlack", "en-passant pieces that differ by colour are not in hoplite's rule kit");
+            o.refuse_key(
+                "enPassantTypesBlack",
+                "en-passant pieces that differ by colour are not in hoplite's rule kit",
+            );
         }
         if en_passant && ep_possible.0 != ep_possible.1 {
             o.refuse_key("enPassantRegionBlack", "en passant for one colour only is not in hoplite's rule kit");
@@ -610,8 +641,16 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
         }
         if en_passant {
             let quiet: BTreeSet<(i8, i8)> = moves.iter().filter(|m| !m.capture).map(|m| m.vector).collect();
-            if moves.iter().any(|m| m.capture && m.travel == Travel::Leap && quiet.contains(&m.vector) && !moves.contains(&Move { capture: false, ..*m })) {
-                o.refuse(&letter_set, "en passant with a capture another move also makes quietly cannot be written in hoplite's Betza");
+            if moves.iter().any(|m| {
+                m.capture
+                    && m.travel == Travel::Leap
+                    && quiet.contains(&m.vector)
+                    && !moves.contains(&Move { capture: false, ..*m })
+            }) {
+                o.refuse(
+                    &letter_set,
+                    "en passant with a capture another move also makes quietly cannot be written in hoplite's Betza",
+                );
             }
         }
         let mut betza = match to_hoplite(&moves, en_passant) {
@@ -622,7 +661,10 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
             }
         };
         if betza.is_empty() {
-            o.refuse(&letter_set, &format!("{ty} has no moves ('{fsf_betza}'): hoplite's Betza cannot write a piece without moves"));
+            o.refuse(
+                &letter_set,
+                &format!("{ty} has no moves ('{fsf_betza}'): hoplite's Betza cannot write a piece without moves"),
+            );
             continue;
         }
         if let Some((k, n)) = &castle_o {
@@ -678,7 +720,9 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
         if pp.0 || pp.1 {
             let to = |c: &str, on: bool| -> String {
                 if on {
-                    letters(&types(&format!("promotionPieceTypes{c}")).into_iter().filter(|t| t != "*").collect::<Vec<_>>())
+                    letters(
+                        &types(&format!("promotionPieceTypes{c}")).into_iter().filter(|t| t != "*").collect::<Vec<_>>(),
+                    )
                 } else {
                     String::new()
                 }
@@ -728,7 +772,10 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
                 .collect();
             if !passed.is_subset(opp) {
                 let key = if colour == 0 { "enPassantRegionBlack" } else { "enPassantRegionWhite" };
-                o.refuse_key(key, "an en-passant region smaller than the squares pawns pass is not in hoplite's rule kit");
+                o.refuse_key(
+                    key,
+                    "an en-passant region smaller than the squares pawns pass is not in hoplite's rule kit",
+                );
                 break;
             }
         }
@@ -829,7 +876,10 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
         } else if fb.is_empty() || name(&pw) == name(&pb) {
             name(&pw)
         } else {
-            o.refuse_key("flagPieceBlack", "flag pieces that differ by colour are not in hoplite's rule kit (flag.piece is one letter)");
+            o.refuse_key(
+                "flagPieceBlack",
+                "flag pieces that differ by colour are not in hoplite's rule kit (flag.piece is one letter)",
+            );
             name(&pw)
         };
         let mut items = Vec::new();
