@@ -398,18 +398,4 @@ mod tests {
         assert!(nn2.iter().all(|m| m.travel == Travel::Ride(0)));
         assert!(parse_fsf("iN").unwrap().iter().all(|m| m.initial && !m.capture));
     }
-
-    #[test]
-    fn writes_hoplite() {
-        let w = |s: &str| to_hoplite(&parse_fsf(s).unwrap(), false).unwrap();
-        assert_eq!(w("fN"), "ffN");
-        assert_eq!(w("fhN"), "fN");
-        assert_eq!(w("Q"), "Q");
-        assert_eq!(w("K"), "K");
-        assert_eq!(w("mRcpR"), "mRcpR");
-        assert_eq!(w("NN2"), "NN");
-        assert_eq!(w("fsW"), "fWsW");
-        assert!(to_hoplite(&parse_fsf("hrN").unwrap(), false).is_err());
-        assert_eq!(to_hoplite(&parse_fsf("fmWfceF").unwrap(), true).unwrap(), "fmWfceF");
-    }
 }
