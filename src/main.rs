@@ -63,6 +63,8 @@ enum Command {
         #[arg(long, default_value_t = 7)]
         depth: u32,
     },
+    /// Fairy-Stockfish's variants.ini (or its built-ins) as hoplite variant files.
+    Import(commands::import::ImportArgs),
     /// Speak the UCI protocol on stdin/stdout (`setoption name UCI_Variant value spartan`).
     Uci,
 }
@@ -82,6 +84,7 @@ fn main() -> ExitCode {
         Command::Label(a) => commands::label::run(a),
         Command::Report { dir, out } => commands::report(&dir, out),
         Command::Bench { depth } => commands::bench(depth),
+        Command::Import(a) => commands::import::run(a),
         Command::Uci => {
             hoplite_search::uci::run(std::io::stdin().lock(), Box::new(std::io::stdout()));
             Ok(ExitCode::SUCCESS)

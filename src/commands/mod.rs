@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod book;
+pub mod import;
 pub mod label;
 pub mod perft;
 pub mod players;

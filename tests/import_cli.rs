@@ -1,0 +1,46 @@
+//! `hoplite import`: a variants.ini becomes one file per convertible section, one line per
+//! refused section, a summary, exit 0; bad syntax is an error naming file and line.
+
+use std::process::Command;
+
+fn hoplite(args: &[&str]) -> (bool, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_hoplite")).args(args).output().unwrap();
+    (o.status.success(), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
+}
+
+#[test]
+fn import_writes_files_refuses_and_sums_up() {
+    let dir = std::env::temp_dir().join(format!("hoplite-import-{}", std::process::id()));
+    let out = dir.join("out");
+    std::fs::create_dir_all(&dir).unwrap();
+    let ini = dir.join("variants.ini");
+    std::fs::write(
+        &ini,
+        "# two sections\n[knightmare:chess]\nknight = -\ncustomPiece1 = n:NN\n\n[arrows:amazons]\nmaxFile = 8\n",
+    )
+    .unwrap();
+    let (ok, stdout, stderr) = hoplite(&["import", ini.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].starts_with(
+        "refused [arrows]: variants.ini:6: [arrows] inherited from FSF's built-in 'amazons': wallingRule = arrow"
+    ));
+    assert_eq!(lines[1], "2 sections: 1 converted, 1 refused; refusals by key: wallingRule 1");
+    let file = out.join("knightmare.toml");
+    let (ok, perft, stderr) = hoplite(&["perft", "--variant", file.to_str().unwrap(), "--depth", "1"]);
+    assert!(ok, "{stderr}");
+    // fairy-stockfish-largeboards with this file: `go perft 1` = 24 (the nightriders reach e7/d7).
+    assert_eq!(perft.trim_end(), "Nodes searched: 24");
+
+    std::fs::write(&ini, "[x]\nnot a key\n").unwrap();
+    let (ok, _, stderr) = hoplite(&["import", ini.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(stderr.contains("variants.ini:2: 'not a key' is not 'key = value'"), "{stderr}");
+
+    let (ok, stdout, _) = hoplite(&["import", "--builtins", "--out", out.join("b").to_str().unwrap()]);
+    assert!(ok);
+    assert!(stdout.lines().last().unwrap().starts_with("121 sections: "), "{stdout}");
+    assert!(out.join("b").join("chess.toml").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
