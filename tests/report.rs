@@ -122,7 +122,7 @@ fn a_balance_report_has_every_section_and_plot() {
     }
     assert!(html.contains("Configuration file:") && html.contains("RN, 2009"));
     assert!(html.contains(&format!(
-        "Repeat it: <code>hoplite balance CONFIG.toml --nodes 200 --games 6 --seed 3 --random-plies 4 --max-plies 150 \
+        "Repeat it: <code>hoplite balance CONFIG.toml --nodes 200 --games 6 --seed 3 --opening random --random-plies 4 --max-plies 150 \
          --tt-mb 1 --out {}</code>",
         run.display()
     )));
