@@ -71,6 +71,7 @@ impl Variant {
         let unreachable = unreachable(&geo, &pieces, &start, &initial, &promotion_zone);
         Ok(Variant {
             name,
+            builtin: spec.builtin.clone(),
             description: spec.description.map(|d| d.value).unwrap_or_default(),
             uci_variant: spec.uci_variant.map(|v| v.value),
             xboard_variant: spec.xboard_variant.map(|v| v.value),

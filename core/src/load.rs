@@ -13,7 +13,8 @@ fn load_spec(name: &str, dir: Option<&Path>, depth: usize) -> Result<VariantSpec
     if depth > 8 {
         return Err(Problem::new(format!("'{name}'"), "", ProblemKind::ExtendsCycle).into());
     }
-    let (label, src, here) = if let Some((_, src)) = BUILTIN.iter().find(|(n, _)| *n == name) {
+    let builtin = BUILTIN.iter().find(|(n, _)| *n == name);
+    let (label, src, here) = if let Some((_, src)) = builtin {
         (format!("configs/variants/{name}.toml"), src.to_string(), None)
     } else {
         let path = match dir {
@@ -31,7 +32,8 @@ fn load_spec(name: &str, dir: Option<&Path>, depth: usize) -> Result<VariantSpec
         let here = path.parent().map(|p| p.to_path_buf());
         (path.display().to_string(), src, here)
     };
-    let (spec, extends) = parse_file(&label, &src)?;
+    let (mut spec, extends) = parse_file(&label, &src)?;
+    spec.builtin = builtin.map(|(n, _)| n.to_string());
     extend(spec, extends, here.as_deref().or(dir), depth)
 }
 

@@ -135,6 +135,8 @@ pub struct OpeningSpec {
 /// A whole variant description, the `extends` chain merged.
 #[derive(Clone, Debug, Default)]
 pub struct VariantSpec {
+    /// The built-in variant at the root of the `extends` chain, if it is one.
+    pub builtin: Option<String>,
     pub name: L<String>,
     pub description: L<String>,
     pub files: L<usize>,
@@ -262,6 +264,7 @@ pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<
 impl VariantSpec {
     /// Lays `child` over `self`: set fields replace, pieces merge by letter.
     pub fn overlay(mut self, child: VariantSpec) -> VariantSpec {
+        // The chain's root stays: a file that extends a built-in is of that built-in.
         over(&mut self.name, child.name);
         over(&mut self.description, child.description);
         over(&mut self.files, child.files);

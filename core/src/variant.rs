@@ -114,6 +114,8 @@ pub struct RiderAttack {
 
 pub struct Variant {
     pub name: String,
+    /// The built-in this variant is or extends (through any chain of files), whatever its name.
+    pub builtin: Option<String>,
     pub description: String,
     /// What outside engines call the variant, where not `name`: UCI_Variant, xboard's `variant`.
     pub uci_variant: Option<String>,

@@ -22,12 +22,14 @@ fn same_piece(a: &PieceDef, b: &PieceDef) -> bool {
 }
 
 impl Weights {
-    /// The weights to play `v` with when none are given: those of its built-in's tuned file
-    /// for the pieces `v` has unchanged (its rules, setup or openings may differ), the defaults
-    /// derived from `v` for the rest.
+    /// The weights to play `v` with when none are given: those of the tuned file of the built-in
+    /// it is or extends (under any name) for the pieces `v` has unchanged (its rules, setup or
+    /// openings may differ), the defaults derived from `v` for the rest.
     pub fn for_variant(v: &Variant) -> Weights {
         let defaults = Weights::defaults(v);
-        let Some((name, text)) = TUNED.iter().find(|(name, _)| *name == v.name) else { return defaults };
+        let Some((name, text)) = TUNED.iter().find(|(name, _)| Some(*name) == v.builtin.as_deref()) else {
+            return defaults;
+        };
         let builtin = Variant::builtin(name);
         // A file that does not fit `v` (a letter `v` lacks, square tables of another board):
         // nothing of it applies.
@@ -69,6 +71,9 @@ mod tests {
         let tuned = Weights::for_variant(&shatranj);
         let rule = Variant::from_toml("r.toml", "extends = \"shatranj\"\n[rules]\nstalemate = \"draw\"\n").unwrap();
         assert_eq!(Weights::for_variant(&rule), tuned);
+        // Under a name of its own, a variant of the built-in keeps its weights too.
+        let renamed = Variant::from_toml("n.toml", "extends = \"shatranj\"\nname = \"my-shatranj\"\n").unwrap();
+        assert_eq!(Weights::for_variant(&renamed), tuned);
         let changed =
             Variant::from_toml("p.toml", "extends = \"shatranj\"\n[[pieces]]\nletter = \"q\"\nbetza = \"WF\"\n")
                 .unwrap();
