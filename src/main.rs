@@ -33,6 +33,8 @@ enum Command {
     },
     /// Count legal move sequences (perft), or check a perft suite.
     Perft(commands::perft::PerftArgs),
+    /// The legal moves of positions (FEN lines on standard input), for scripts.
+    Moves(commands::moves::MovesArgs),
     /// Self-play games of one variant in parallel: games.csv, positions.csv, summary.csv.
     Selfplay(commands::selfplay::SelfplayArgs),
     /// Engine A against engine B in colour-swapped pairs: Elo, LOS, SPRT.
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Variants { keys } => commands::variants(keys),
         Command::Perft(args) => commands::perft::run(args),
+        Command::Moves(args) => commands::moves::run(args),
         Command::Selfplay(a) => commands::selfplay::run_selfplay(a),
         Command::Match(a) => commands::selfplay::run_match(*a),
         Command::Balance(a) => commands::selfplay::run_balance(a),

@@ -3,7 +3,8 @@
 //! Supported: atoms W F D N A H C Z G, shorthands K Q R B; riders by a doubled atom (`WW`,
 //! `NN`) or a range (`W4`); modifiers f b l r v s (directions, also in pairs such as `fl`, `ff`,
 //! `fs`), m c e (move, capture, en passant), i (initial), n (lame: blocked by a piece on the
-//! way); castling `O<n>` (the king moves n squares).
+//! way), p and g (hoppers: a cannon, a grasshopper); castling `O<n>` (the king moves n squares).
+//! An empty string is a piece without moves.
 
 /// One kind of move of a piece, in White's view (forward = towards higher ranks).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +18,17 @@ pub struct MoveRule {
     pub en_passant: bool,
     pub initial: bool,
     pub lame: bool,
+    /// A hopper: it moves along the line only by jumping one piece (or wall) on it.
+    pub hop: Option<Hop>,
+}
+
+/// How a hopper lands beyond the piece it jumps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hop {
+    /// `p`: on any square beyond it, up to and capturing the next piece (the xiangqi cannon).
+    Cannon,
+    /// `g`: only on the square right behind it (the grasshopper).
+    Grasshopper,
 }
 
 impl MoveRule {
@@ -140,13 +152,11 @@ pub fn parse(text: &str) -> Result<Betza, BetzaError> {
     let err = |position: usize, message: String| Err(BetzaError { position, message });
     let mut out = Betza::default();
     let mut i = 0;
-    if chars.is_empty() {
-        return err(0, "empty Betza string".into());
-    }
     while i < chars.len() {
         let start = i;
         let mut dirs = String::new();
         let (mut m, mut c, mut e, mut init, mut lame) = (false, false, false, false, false);
+        let mut hop = None;
         while i < chars.len() && chars[i].is_ascii_lowercase() {
             match chars[i] {
                 'f' | 'b' | 'l' | 'r' | 'v' | 's' => dirs.push(chars[i]),
@@ -155,6 +165,8 @@ pub fn parse(text: &str) -> Result<Betza, BetzaError> {
                 'e' => e = true,
                 'i' => init = true,
                 'n' => lame = true,
+                'p' => hop = Some(Hop::Cannon),
+                'g' => hop = Some(Hop::Grasshopper),
                 other => return err(i, format!("unknown modifier '{other}'")),
             }
             i += 1;
@@ -211,6 +223,9 @@ pub fn parse(text: &str) -> Result<Betza, BetzaError> {
                 }
             }
         }
+        if hop.is_some() && (range == 1 || lame || e) {
+            return err(start, format!("a hopper ('p', 'g') rides: '{letter}' needs a line, without 'n' or 'e'"));
+        }
         let any_mode = m || c || e;
         out.rules.push(MoveRule {
             steps,
@@ -220,21 +235,26 @@ pub fn parse(text: &str) -> Result<Betza, BetzaError> {
             en_passant: e,
             initial: init,
             lame,
+            hop,
         });
     }
     Ok(out)
 }
 
 /// The squares a lame leap passes over, as offsets from its origin: every square on a straight
-/// line, or the orthogonal first step of a knight's move.
+/// line; the orthogonal first step of a knight's move (the xiangqi horse); for the zebra's
+/// (3,2), one orthogonal step along the long side and then one diagonal step (the janggi
+/// elephant).
 pub fn lame_path((dx, dy): (i32, i32)) -> Option<Vec<(i32, i32)>> {
     let (ax, ay) = (dx.abs(), dy.abs());
+    let (sx, sy) = (dx.signum(), dy.signum());
     if ax == 0 || ay == 0 || ax == ay {
         let n = ax.max(ay);
-        let (sx, sy) = (dx.signum(), dy.signum());
         Some((1..n).map(|k| (sx * k, sy * k)).collect())
     } else if ax.max(ay) == 2 && ax.min(ay) == 1 {
-        Some(vec![if ax > ay { (dx.signum(), 0) } else { (0, dy.signum()) }])
+        Some(vec![if ax > ay { (sx, 0) } else { (0, sy) }])
+    } else if ax.max(ay) == 3 && ax.min(ay) == 2 {
+        Some(if ax > ay { vec![(sx, 0), (2 * sx, sy)] } else { vec![(0, sy), (sx, 2 * sy)] })
     } else {
         None
     }
@@ -290,9 +310,10 @@ mod tests {
         assert_eq!(parse("RX").unwrap_err().position, 1);
         assert_eq!(parse("Rfx").unwrap_err().position, 2);
         assert_eq!(parse("fm").unwrap_err().position, 0);
-        assert!(parse("").is_err());
+        assert_eq!(parse(""), Ok(Betza::default()), "a piece without moves");
+        assert!(parse("pN").is_err() && parse("gnR").is_err(), "hoppers ride");
         assert!(parse("O").is_err());
-        assert!(parse("nZ").is_err());
+        assert!(parse("nC").is_err());
         assert!(parse("lfW").is_err(), "no left-forward step for W");
     }
 }

@@ -10,7 +10,8 @@ use crate::spec::{Located, VariantSpec};
 use crate::tables::{reach, MoveSet, Rays};
 use crate::types::{Colour, PieceType, TypeSet, MAX_TYPES};
 use crate::variant::{
-    Attackers, BareKing, Castling, LeaperAttack, OpeningMode, OpeningMove, PieceDef, RiderAttack, Stalemate, Variant,
+    Attackers, BareKing, Castling, HopperAttack, LeaperAttack, OpeningMode, OpeningMove, PieceDef, RiderAttack,
+    Stalemate, Variant,
 };
 use crate::zobrist::Zobrist;
 
@@ -419,8 +420,8 @@ impl Tables {
             for (ty, p) in PieceType::first(pieces.len()).zip(pieces) {
                 let normal: Vec<&MoveRule> = p.moves.rules.iter().filter(|r| !r.initial).collect();
                 let init: Vec<&MoveRule> = p.moves.rules.iter().filter(|r| r.initial).collect();
-                t.moves[c].push(MoveSet::compile(geo, &t.rays, &oriented(c, &normal, false)));
-                t.initial_moves[c].push(MoveSet::compile(geo, &t.rays, &oriented(c, &init, false)));
+                t.moves[c].push(MoveSet::compile(geo, &t.rays, &oriented(c, &normal, false), false));
+                t.initial_moves[c].push(MoveSet::compile(geo, &t.rays, &oriented(c, &init, false), false));
                 t.add_attackers(geo, c, ty, &normal, None);
                 t.add_attackers(geo, c, ty, &init, Some(initial[c][ty]));
             }
@@ -446,7 +447,7 @@ impl Tables {
         let leaps: Vec<&MoveRule> = caps.iter().filter(|r| !r.is_rider() || only_from.is_some()).collect();
         let attackers = &mut self.attackers[c];
         if !leaps.is_empty() {
-            let captures = MoveSet::compile(geo, &self.rays, &oriented(c, &leaps, true));
+            let captures = MoveSet::compile(geo, &self.rays, &oriented(c, &leaps, true), true);
             attackers.leapers.push(LeaperAttack { ty, captures, only_from });
         }
         if only_from.is_some() {
@@ -458,6 +459,10 @@ impl Tables {
                 let back = (-o.0, -o.1);
                 let dir = self.rays.index(back);
                 let reach = (r.range > 1).then(|| reach(geo, back, r.range));
+                if let Some(kind) = r.hop {
+                    attackers.hoppers.push(HopperAttack { dir, kind, reach, ty });
+                    continue;
+                }
                 match attackers.riders.iter_mut().find(|a| a.dir == dir && a.reach.is_none() && reach.is_none()) {
                     Some(shared) => shared.types.insert(ty),
                     None => attackers.riders.push(RiderAttack { dir, reach, types: TypeSet::single(ty) }),

@@ -1,6 +1,6 @@
 //! Attack tables compiled from the pieces' Betza rules, owned by one variant value.
 
-use crate::betza::{lame_path, MoveRule};
+use crate::betza::{lame_path, Hop, MoveRule};
 use crate::bitboard::Bitboard;
 use crate::geometry::Geometry;
 use crate::types::Square;
@@ -85,6 +85,30 @@ impl Rays {
         ray ^ r.squares[first]
     }
 
+    /// The square next to `sq` along `dir`, if the board has one.
+    #[inline(always)]
+    pub fn next(&self, dir: usize, sq: Square) -> Option<Square> {
+        let r = &self.rays[dir];
+        let ray = r.squares[sq];
+        match (ray.is_empty(), r.ascending) {
+            (true, _) => None,
+            (false, true) => Some(ray.lsb()),
+            (false, false) => Some(ray.msb()),
+        }
+    }
+
+    /// Where a hopper from `sq` along `dir` may land (what it captures is the last of them, if
+    /// occupied): none without a piece to jump, all squares beyond it up to and including the
+    /// next piece for a cannon, the square right behind it for a grasshopper.
+    #[inline(always)]
+    pub fn hops(&self, dir: usize, kind: Hop, sq: Square, occ: Bitboard) -> Bitboard {
+        let Some(screen) = self.first_blocker(dir, sq, occ) else { return Bitboard::EMPTY };
+        match kind {
+            Hop::Cannon => self.attacks(dir, screen, occ),
+            Hop::Grasshopper => self.next(dir, screen).map_or(Bitboard::EMPTY, Bitboard::square),
+        }
+    }
+
     /// The first occupied square from `sq` along `dir`.
     #[inline(always)]
     pub fn first_blocker(&self, dir: usize, sq: Square, occ: Bitboard) -> Option<Square> {
@@ -110,6 +134,16 @@ pub struct Rider {
     pub capture: bool,
 }
 
+/// A hopping rule: direction, kind, optional reach limit (counted from the hopper), modes.
+#[derive(Clone, Debug)]
+pub struct Hopper {
+    pub dir: usize,
+    pub kind: Hop,
+    pub reach: Option<PerSquare>,
+    pub quiet: bool,
+    pub capture: bool,
+}
+
 /// A leap that the piece on its path blocks.
 #[derive(Clone, Copy, Debug)]
 pub struct LameLeap {
@@ -129,18 +163,25 @@ pub struct MoveSet {
     pub lame: Vec<Vec<LameLeap>>,
     pub any_lame: bool,
     pub riders: Vec<Rider>,
+    pub hoppers: Vec<Hopper>,
 }
 
 impl MoveSet {
-    /// Compiles rules whose steps are already in this side's orientation.
-    pub fn compile(geo: &Geometry, rays: &Rays, rules: &[(MoveRule, Vec<(i32, i32)>)]) -> MoveSet {
+    /// Compiles rules whose steps are already in this side's orientation; `reversed`: the steps
+    /// are the rules' own negated, from a target back to where a piece would stand (a lame
+    /// leap's path is then the mover's, measured from the far end).
+    pub fn compile(geo: &Geometry, rays: &Rays, rules: &[(MoveRule, Vec<(i32, i32)>)], reversed: bool) -> MoveSet {
         let mut ms = MoveSet { lame: vec![Vec::new(); 128], ..Default::default() };
         for (rule, steps) in rules {
             for &(dx, dy) in steps {
                 if rule.is_rider() {
                     let dir = rays.index((dx, dy));
                     let reach = (rule.range > 1).then(|| reach(geo, (dx, dy), rule.range));
-                    ms.riders.push(Rider { dir, reach, quiet: rule.quiet, capture: rule.capture });
+                    let (quiet, capture) = (rule.quiet, rule.capture);
+                    match rule.hop {
+                        Some(kind) => ms.hoppers.push(Hopper { dir, kind, reach, quiet, capture }),
+                        None => ms.riders.push(Rider { dir, reach, quiet, capture }),
+                    }
                     continue;
                 }
                 for sq in geo.all() {
@@ -148,11 +189,12 @@ impl MoveSet {
                         continue;
                     };
                     if rule.lame {
-                        let path = lame_path((dx, dy))
+                        let (from, step) = if reversed { ((dx, dy), (-dx, -dy)) } else { ((0, 0), (dx, dy)) };
+                        let path = lame_path(step)
                             .expect("checked by the parser")
                             .iter()
-                            .map(|&(px, py)| geo.offset(sq, px, py).expect("inside the leap"))
-                            .fold(Bitboard::EMPTY, |b, s| b | Bitboard::square(s));
+                            .map(|&(px, py)| geo.offset(sq, from.0 + px, from.1 + py).expect("inside the leap"))
+                            .collect();
                         if rule.quiet || rule.capture {
                             ms.lame[sq].push(LameLeap { to, path, quiet: rule.quiet, capture: rule.capture });
                             ms.any_lame = true;
@@ -176,6 +218,7 @@ impl MoveSet {
 
     pub fn is_empty(&self) -> bool {
         self.riders.is_empty()
+            && self.hoppers.is_empty()
             && self.quiet.iter().all(|b| b.is_empty())
             && self.capture.iter().all(|b| b.is_empty())
             && self.en_passant.iter().all(|b| b.is_empty())
@@ -208,6 +251,18 @@ impl MoveSet {
                 if l.capture {
                     capture.set(l.to);
                 }
+            }
+        }
+        for h in &self.hoppers {
+            let mut land = rays.hops(h.dir, h.kind, sq, occ);
+            if let Some(reach) = &h.reach {
+                land &= reach[sq];
+            }
+            if h.quiet {
+                quiet |= land;
+            }
+            if h.capture {
+                capture |= land;
             }
         }
         (quiet, capture)

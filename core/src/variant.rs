@@ -90,6 +90,18 @@ pub struct Castling {
 pub struct Attackers {
     pub leapers: Vec<LeaperAttack>,
     pub riders: Vec<RiderAttack>,
+    pub hoppers: Vec<HopperAttack>,
+}
+
+/// A capturing hop, reversed: from a square along `dir`, past the piece a hopper of type `ty`
+/// would jump, to where it would stand.
+#[derive(Clone, Debug)]
+pub struct HopperAttack {
+    pub dir: usize,
+    pub kind: crate::betza::Hop,
+    /// The reach per square (the landing square's distance from the hopper), if limited.
+    pub reach: Option<crate::tables::PerSquare>,
+    pub ty: PieceType,
 }
 
 /// A piece type's captures that are not plain rides, reversed: from a square, where such a

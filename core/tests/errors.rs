@@ -200,7 +200,8 @@ fn bad_betza_names_the_character() {
     says(&e.to_string(), &["at character 2", "not followed by an atom"]);
     let e = betza::parse("W99999999999999").unwrap_err();
     says(&e.to_string(), &["at character 2", "range"]);
-    assert!(betza::parse("").is_err());
+    let e = betza::parse("pN").unwrap_err();
+    says(&e.to_string(), &["at character 1", "hopper"]);
     // In a variant file: file, line, piece and character.
     let e = toml_error("bad-betza.toml", "extends = \"chess\"\n\n[[pieces]]\nletter = \"n\"\nbetza = \"NfmQx\"\n");
     assert_eq!(e.problems.len(), 1, "{e}");

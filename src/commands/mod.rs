@@ -3,6 +3,7 @@
 pub mod book;
 pub mod import;
 pub mod label;
+pub mod moves;
 pub mod perft;
 pub mod players;
 pub mod progress;
