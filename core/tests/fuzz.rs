@@ -481,7 +481,8 @@ fn fuzz_betza() {
             }
             continue;
         };
-        assert!(!b.rules.is_empty() || b.castling.is_some(), "{text:?}");
+        // Only an empty string is a piece without moves.
+        assert!(!b.rules.is_empty() || b.castling.is_some() || text.trim().is_empty(), "{text:?}");
         // Every so often give the piece to a variant and play with it: as the knight of chess
         // (both colours) and as a Spartan hoplite (a pawn type that promotes).
         if i % 20 != 0 || !text.chars().all(|c| c.is_ascii_alphanumeric()) {
