@@ -252,7 +252,7 @@ fn directions(class: (i8, i8), target: &BTreeSet<(i8, i8)>) -> Option<Vec<String
         .filter(|(_, v)| !v.is_empty() && v.is_subset(target))
         .collect();
     // The smallest cover: at most four specs are ever needed for eight vectors.
-    for size in 1..=4usize {
+    for size in 1..=4usize.min(cands.len()) {
         let mut idx: Vec<usize> = (0..size).collect();
         loop {
             if idx.iter().all(|&i| i < cands.len()) {
@@ -272,7 +272,7 @@ fn directions(class: (i8, i8), target: &BTreeSet<(i8, i8)>) -> Option<Vec<String
             while k > 0 && idx[k - 1] == n - size + k - 1 {
                 k -= 1;
             }
-            if k == 0 || n < size {
+            if k == 0 {
                 break;
             }
             idx[k - 1] += 1;
