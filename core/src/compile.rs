@@ -5,13 +5,14 @@ use crate::betza::{self, Betza, MoveRule};
 use crate::bitboard::Bitboard;
 use crate::error::{Problem, ProblemKind, VariantError};
 use crate::geometry::Geometry;
+use crate::setup::Letters;
 use crate::setup::Setup;
-use crate::spec::{Located, VariantSpec};
+use crate::spec::{Located, PerColour, VariantSpec};
 use crate::tables::{reach, MoveSet, Rays};
 use crate::types::{Colour, PieceType, TypeSet, MAX_TYPES};
 use crate::variant::{
-    Attackers, BareKing, Castling, HopperAttack, LeaperAttack, OpeningMode, OpeningMove, PieceDef, RiderAttack,
-    Stalemate, Variant,
+    Attackers, BareKing, Castling, EndValue, Extinction, Flag, HopperAttack, LeaperAttack, MaterialCounting,
+    OpeningMode, OpeningMove, PieceDef, PseudoRoyal, RiderAttack, Rules, Variant, Walling,
 };
 use crate::zobrist::Zobrist;
 
@@ -40,18 +41,35 @@ impl Variant {
             p.add("variant", "name", ProblemKind::Missing);
         }
         let geometry = board(&spec, &whole, &mut p);
-        let pieces = pieces(&spec, &whole, &mut p);
+        let Some(geo) = geometry else {
+            // The pieces need the board (their regions); say at least that there are none.
+            if spec.pieces.is_empty() {
+                p.add(&whole, "pieces", ProblemKind::NoPieces);
+            }
+            return Err(VariantError { problems: p.0 });
+        };
+        let (mut pieces, initial_given) = pieces(&spec, &geo, &whole, &mut p);
         let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
         let lost_only = letter_types(&letters, "promotion.lost_only", &spec.lost_only, &mut p);
         let distinct_colour = letter_types(&letters, "promotion.distinct_colour", &spec.distinct_colour, &mut p);
-        let castling = castling(&spec, &letters, &pieces, &whole, &mut p);
-        let (stalemate, bare_king, opening_mode) = rule_choices(&spec, &mut p);
-        let (Some(geo), true) = (geometry, pieces.len() <= MAX_TYPES) else {
+        let castling = castling(&spec, &geo, &letters, &pieces, &whole, &mut p);
+        let rules = rules(&spec, &geo, &letters, &mut p);
+        let opening_mode = choice(
+            &spec.rumi_opening,
+            "rules.rumi_opening",
+            &[("optional", OpeningMode::Optional), ("forced", OpeningMode::Forced)],
+            &mut p,
+        );
+        if pieces.len() > MAX_TYPES {
             return Err(VariantError { problems: p.0 });
-        };
+        }
         // Go on to the setup and the rules even after a problem, so that one pass reports all.
-        let start = setup(&spec, &geo, &letters, &whole, &mut p);
+        let promoted: Vec<Option<PieceType>> = pieces.iter().map(|p| p.promotes).collect();
+        let castling_files = spec.castling_960.as_ref().is_some_and(|c| c.value);
+        let letters_of = Letters { letters: &letters, promoted: &promoted, castling_files };
+        let start = setup(&spec, &geo, letters_of, rules.checks, &whole, &mut p);
         let promotion_zone = promotion_zone(&spec, &geo, &mut p);
+        let promotion_limit = promotion_limit(&spec, &letters, &mut p);
         let insufficient = insufficient(&spec, &letters, &mut p);
         let opening_moves = opening_moves(&spec, &geo, &letters, &mut p);
         if !p.0.is_empty() {
@@ -64,12 +82,40 @@ impl Variant {
             start_counts[p.colour][p.ty] += 1;
             initial[p.colour][p.ty] |= geo.rank_bb(geo.rank(p.square));
         }
+        for (t, given) in PieceType::first(pieces.len()).zip(&initial_given) {
+            if let Some(squares) = given {
+                for c in Colour::BOTH {
+                    initial[c][t] = squares[c];
+                }
+            }
+        }
+        for piece in &mut pieces {
+            // A piece confined to a region is confined on the board's squares.
+            for c in Colour::BOTH {
+                piece.region[c] &= geo.all();
+            }
+        }
         let tables = Tables::build(&geo, &pieces, &initial);
         let types = |f: &dyn Fn(&PieceDef) -> bool| {
             PieceType::first(pieces.len()).zip(&pieces).filter(|(_, p)| f(p)).map(|(t, _)| t).collect::<TypeSet>()
         };
         let royal_types = types(&|p| p.royal);
-        let unreachable = unreachable(&geo, &pieces, &start, &initial, &promotion_zone);
+        let optional = spec.promotion_optional.as_ref().is_some_and(|o| o.value);
+        let unreachable = unreachable(&geo, &pieces, &start, &initial, &promotion_zone, optional);
+        let can_enter = Colour::BOTH.map(|c| {
+            std::array::from_fn(|i| {
+                let sq = crate::types::Square::new(i);
+                types(&|p| p.region[c].has(sq))
+            })
+        });
+        let immobile = Colour::BOTH.map(|c| {
+            std::array::from_fn(|t| match tables.moves[c].get(t) {
+                Some(ms) => {
+                    geo.all().filter(|&sq| ms.targets(&tables.rays, sq, Bitboard::EMPTY).0.is_empty()).collect()
+                }
+                None => Bitboard::EMPTY,
+            })
+        });
         Ok(Variant {
             name,
             builtin: spec.builtin.clone(),
@@ -84,8 +130,10 @@ impl Variant {
             lost_only,
             distinct_colour,
             castling,
-            stalemate,
-            bare_king,
+            promotion_optional: spec.promotion_optional.is_some_and(|o| o.value),
+            promotion_mandatory: spec.promotion_mandatory.is_some_and(|o| o.value),
+            promotion_limit,
+            rules,
             opening_mode,
             opening_moves,
             insufficient_max_pieces: insufficient
@@ -94,8 +142,6 @@ impl Variant {
                 .max()
                 .unwrap_or(0),
             insufficient,
-            move_rule: spec.move_rule.map_or(100, |m| m.value),
-            repetitions: spec.repetitions.map_or(3, |r| r.value),
             opening_plies: spec.opening_plies.map(|o| o.value),
             opening_margin: spec.opening_margin.map(|o| o.value),
             start_counts,
@@ -103,17 +149,74 @@ impl Variant {
             unreachable,
             lame_capture: Colour::BOTH
                 .map(|c| tables.moves[c].iter().chain(&tables.initial_moves[c]).any(|m| m.has_lame_capture())),
+            hoppers: Colour::BOTH.map(|c| !tables.attackers[c].hoppers.is_empty()),
+            confined: pieces.iter().any(|p| p.region != [geo.all(); 2]),
+            can_enter,
+            immobile,
             rays: tables.rays,
             moves: tables.moves,
             initial_moves: tables.initial_moves,
+            region_moves: tables.region_moves,
             attackers: tables.attackers,
             royal_types,
             pawn_types: types(&|p| p.pawn),
             ep_types: types(&|p| p.moves.rules.iter().any(|r| r.en_passant)),
-            royal_promoters: types(&|p| !(p.promotes_to & royal_types).is_empty()),
+            royal_promoters: types(&|p| Colour::BOTH.iter().any(|&c| !(p.promotes_to[c] & royal_types).is_empty())),
             pieces,
             zobrist: Zobrist::new(),
         })
+    }
+}
+
+/// A set of squares: `e4`, a rank `*3`, a file `c*`, the board `*`, separated by blanks; for
+/// both colours (given for White, mirrored for Black) or for each.
+fn squares(geo: &Geometry, v: &Located<PerColour<String>>, field: &str, p: &mut Problems) -> [Bitboard; 2] {
+    let mut one = |text: &str| -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for item in text.split_whitespace() {
+            let rank = |r: &str| r.parse::<usize>().ok().filter(|&r| (1..=geo.ranks).contains(&r));
+            let file = |f: &str| {
+                let mut cs = f.chars();
+                match (cs.next(), cs.next()) {
+                    (Some(c), None) if c.is_ascii_lowercase() && ((c as u8 - b'a') as usize) < geo.files => {
+                        Some((c as u8 - b'a') as usize)
+                    }
+                    _ => None,
+                }
+            };
+            let set = match (item, item.strip_prefix('*'), item.strip_suffix('*')) {
+                ("*", _, _) => Some(geo.all()),
+                (_, Some(r), _) => rank(r).map(|r| geo.rank_bb(r - 1)),
+                (_, _, Some(f)) => file(f).map(|f| geo.all().filter(|&sq| geo.file(sq) == f).collect()),
+                _ => geo.parse(item).map(Bitboard::square),
+            };
+            match set {
+                Some(b) => out |= b,
+                None => p.add(&v.at, field, ProblemKind::Squares(item.to_string())),
+            }
+        }
+        out
+    };
+    match &v.value {
+        PerColour::Both(text) => {
+            let white = one(text);
+            [white, white.map(|sq| geo.mirror(sq)).collect()]
+        }
+        PerColour::Each { white, black } => [one(white), one(black)],
+    }
+}
+
+/// A file's letter.
+fn file_of(geo: &Geometry, v: &Located<String>, field: &str, p: &mut Problems) -> Option<usize> {
+    let mut cs = v.value.chars();
+    match (cs.next(), cs.next()) {
+        (Some(c), None) if c.is_ascii_lowercase() && ((c as u8 - b'a') as usize) < geo.files => {
+            Some((c as u8 - b'a') as usize)
+        }
+        _ => {
+            p.add(&v.at, field, ProblemKind::File(v.value.clone()));
+            None
+        }
     }
 }
 
@@ -129,9 +232,16 @@ fn board(spec: &VariantSpec, whole: &str, p: &mut Problems) -> Option<Geometry> 
     }
 }
 
-fn pieces(spec: &VariantSpec, whole: &str, p: &mut Problems) -> Vec<PieceDef> {
+/// The pieces, and for each the squares of its `i` moves where the file gives them.
+fn pieces(
+    spec: &VariantSpec,
+    geo: &Geometry,
+    whole: &str,
+    p: &mut Problems,
+) -> (Vec<PieceDef>, Vec<Option<[Bitboard; 2]>>) {
     let mut pieces: Vec<PieceDef> = Vec::new();
     let mut accepted = Vec::new();
+    let mut initial = Vec::new();
     for s in &spec.pieces {
         let (at, l) = (&s.letter.at, &s.letter.value);
         let letter = match l.chars().next() {
@@ -146,17 +256,29 @@ fn pieces(spec: &VariantSpec, whole: &str, p: &mut Problems) -> Vec<PieceDef> {
             continue;
         }
         let field = format!("pieces.{letter}.betza");
-        let moves = match &s.betza {
-            None => {
-                p.add(at, field, ProblemKind::Missing);
-                Betza::default()
-            }
-            Some(b) => betza::parse(&b.value).unwrap_or_else(|error| {
+        let betza_of = |b: &Located<String>, field: &str, p: &mut Problems| {
+            betza::parse(&b.value).unwrap_or_else(|error| {
                 p.add(&b.at, field, ProblemKind::Betza { text: b.value.clone(), error });
                 Betza::default()
-            }),
+            })
+        };
+        let moves = match &s.betza {
+            None => {
+                p.add(at, &field, ProblemKind::Missing);
+                Betza::default()
+            }
+            Some(b) => betza_of(b, &field, p),
         };
         let flag = |v: &Option<Located<bool>>| v.as_ref().is_some_and(|v| v.value);
+        let region =
+            s.region.as_ref().map_or([geo.all(); 2], |r| squares(geo, r, &format!("pieces.{letter}.region"), p));
+        let moves_from = s.moves_from.as_ref().map(|m| {
+            let field = format!("pieces.{letter}.moves_from");
+            let here = Located::new(m.value.squares.clone(), &m.at);
+            let betza = betza_of(&Located::new(m.value.betza.clone(), &m.at), &field, p);
+            (squares(geo, &here, &field, p), betza)
+        });
+        initial.push(s.initial.as_ref().map(|i| squares(geo, i, &format!("pieces.{letter}.initial"), p)));
         pieces.push(PieceDef {
             letter,
             name: s.name.as_ref().map(|n| n.value.clone()).unwrap_or_else(|| letter.to_string()),
@@ -165,8 +287,12 @@ fn pieces(spec: &VariantSpec, whole: &str, p: &mut Problems) -> Vec<PieceDef> {
             value: s.value.as_ref().map(|v| v.value),
             royal: flag(&s.royal),
             pawn: flag(&s.pawn),
-            promotes_to: TypeSet::EMPTY,
+            promotes_to: [TypeSet::EMPTY; 2],
+            promotes_to_nothing: false,
+            promotes: None,
             no_same_capture: flag(&s.no_same_capture),
+            region,
+            moves_from,
         });
         accepted.push(s);
     }
@@ -178,10 +304,36 @@ fn pieces(spec: &VariantSpec, whole: &str, p: &mut Problems) -> Vec<PieceDef> {
     }
     let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
     for (piece, s) in pieces.iter_mut().zip(accepted) {
-        piece.promotes_to =
-            letter_types(&letters, &format!("pieces.{}.promotes_to", s.letter.value), &s.promotes_to, p);
+        if let Some(to) = &s.promotes_to {
+            let field = format!("pieces.{}.promotes_to", s.letter.value);
+            // `-`: it must promote but has nothing to become, so it may not enter the zone.
+            let mut set = |text: &String| match text.as_str() {
+                "-" => {
+                    piece.promotes_to_nothing = true;
+                    TypeSet::EMPTY
+                }
+                t => letter_types(&letters, &field, &Some(Located::new(t.to_string(), &to.at)), p),
+            };
+            piece.promotes_to = match &to.value {
+                PerColour::Both(t) => {
+                    let types = set(t);
+                    [types, types]
+                }
+                PerColour::Each { white, black } => [set(white), set(black)],
+            };
+        }
+        if let Some(to) = &s.promotes {
+            piece.promotes = letter_type(&letters, &to.value);
+            if piece.promotes.is_none() {
+                p.add(
+                    &to.at,
+                    format!("pieces.{}.promotes", s.letter.value),
+                    ProblemKind::UnknownLetter(to.value.clone()),
+                );
+            }
+        }
     }
-    pieces
+    (pieces, initial)
 }
 
 /// The piece types a string of letters names.
@@ -199,20 +351,54 @@ fn letter_types(letters: &[char], field: &str, v: &Option<Located<String>>, p: &
 
 fn castling(
     spec: &VariantSpec,
+    geo: &Geometry,
     letters: &[char],
     pieces: &[PieceDef],
     whole: &str,
     p: &mut Problems,
 ) -> Option<Castling> {
     let r = spec.castling_rook.as_ref()?;
-    let Some(rook) = letter_type(letters, &r.value) else {
-        p.add(&r.at, "castling.rook", ProblemKind::UnknownLetter(r.value.clone()));
-        return None;
+    let rooks = letter_types(letters, "castling.rook", &Some(r.clone()), p);
+    let kings: TypeSet = match &spec.castling_king {
+        Some(k) => letter_types(letters, "castling.king", &Some(k.clone()), p),
+        None => PieceType::first(pieces.len())
+            .zip(pieces)
+            .filter(|(_, p)| p.moves.castling.is_some())
+            .map(|(t, _)| t)
+            .collect(),
     };
-    if !pieces.iter().any(|p| p.moves.castling.is_some()) {
+    let file =
+        |v: &Option<Located<String>>, field: &str, p: &mut Problems| v.as_ref().and_then(|v| file_of(geo, v, field, p));
+    let king_files = [
+        file(&spec.castling_king_side, "castling.king_side", p),
+        file(&spec.castling_queen_side, "castling.queen_side", p),
+    ];
+    if kings.is_empty() || (king_files.contains(&None) && !kings.iter().all(|k| pieces[k].moves.castling.is_some())) {
         p.add(whole, "castling", ProblemKind::NoCastlingPiece);
     }
-    Some(Castling { rook, rook_moves: spec.castling_rook_moves.as_ref().map(|m| m.value) })
+    let rank = spec.castling_rank.as_ref().map_or(1, |r| r.value);
+    if rank == 0 || rank > geo.ranks {
+        let at = &spec.castling_rank.as_ref().expect("the default is in range").at;
+        p.add(at, "castling.rank", ProblemKind::OutOfRange { most: geo.ranks });
+    }
+    let rook_files = spec.castling_rook_files.as_ref().map_or([None, None], |f| {
+        let one = |x: &Option<String>, side: &str, p: &mut Problems| {
+            x.as_ref()
+                .and_then(|x| file_of(geo, &Located::new(x.clone(), &f.at), &format!("castling.rook_files.{side}"), p))
+        };
+        [one(&f.value.king_side, "king_side", p), one(&f.value.queen_side, "queen_side", p)]
+    });
+    let flag = |v: &Option<Located<bool>>| v.as_ref().is_some_and(|v| v.value);
+    Some(Castling {
+        kings,
+        rooks,
+        king_files,
+        rook_moves: spec.castling_rook_moves.as_ref().map(|m| m.value),
+        rank: rank.clamp(1, geo.ranks) - 1,
+        rook_files,
+        chess960: flag(&spec.castling_960),
+        opposite: flag(&spec.castling_opposite),
+    })
 }
 
 /// The piece type a one-letter string names, in lower case as the pieces are given.
@@ -234,34 +420,133 @@ fn choice<T: Copy>(v: &Option<Located<String>>, field: &str, options: &[(&str, T
     }
 }
 
-fn rule_choices(spec: &VariantSpec, p: &mut Problems) -> (Stalemate, BareKing, OpeningMode) {
-    let stalemate = choice(
-        &spec.stalemate,
-        "rules.stalemate",
-        &[("draw", Stalemate::Draw), ("loss", Stalemate::Loss), ("win", Stalemate::Win)],
-        p,
-    );
-    let bare_king = choice(
-        &spec.bare_king,
-        "rules.bare_king",
-        &[("none", BareKing::None), ("immediate", BareKing::Immediate), ("reply", BareKing::Reply)],
-        p,
-    );
-    let opening = choice(
-        &spec.rumi_opening,
-        "rules.rumi_opening",
-        &[("optional", OpeningMode::Optional), ("forced", OpeningMode::Forced)],
-        p,
-    );
-    (stalemate, bare_king, opening)
+const END_VALUES: [(&str, EndValue); 3] = [("draw", EndValue::Draw), ("loss", EndValue::Loss), ("win", EndValue::Win)];
+
+/// An end value, `default` when left out.
+fn end_value(v: &Option<Located<String>>, field: &str, default: EndValue, p: &mut Problems) -> EndValue {
+    let mut options = END_VALUES;
+    let at = options.iter().position(|o| o.1 == default).expect("one of them");
+    options.swap(0, at);
+    choice(v, field, &options, p)
 }
 
-fn setup(spec: &VariantSpec, geo: &Geometry, letters: &[char], whole: &str, p: &mut Problems) -> Option<Setup> {
+fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems) -> Rules {
+    let flag = |v: &Option<Located<bool>>| v.as_ref().is_some_and(|v| v.value);
+    let types_of = |text: &str, at: &str, field: &str, p: &mut Problems| -> Option<TypeSet> {
+        (text != "*").then(|| letter_types(letters, field, &Some(Located::new(text.to_string(), at)), p))
+    };
+    let extinction = spec.extinction.as_ref().map(|e| {
+        let x = &e.value;
+        Extinction {
+            types: types_of(&x.types, &e.at, "rules.extinction.types", p),
+            count: x.count.unwrap_or(0),
+            opponent_count: x.opponent_count.unwrap_or(0),
+            value: end_value(
+                &x.value.as_ref().map(|v| Located::new(v.clone(), &e.at)),
+                "rules.extinction.value",
+                EndValue::Loss,
+                p,
+            ),
+            claim: x.claim.unwrap_or(false),
+        }
+    });
+    let pseudo_royal = spec.pseudo_royal.as_ref().map(|r| PseudoRoyal {
+        types: letter_types(letters, "rules.pseudo_royal.types", &Some(Located::new(r.value.types.clone(), &r.at)), p),
+        count: r.value.count.unwrap_or(0),
+    });
+    let flag_rule = spec.flag.as_ref().map(|f| {
+        let x = &f.value;
+        let piece = |text: &str, p: &mut Problems| types_of(text, &f.at, "rules.flag.piece", p);
+        let pieces = match &x.piece {
+            None => [None, None],
+            Some(PerColour::Both(t)) => {
+                let types = piece(t, p);
+                [types, types]
+            }
+            Some(PerColour::Each { white, black }) => [piece(white, p), piece(black, p)],
+        };
+        Flag {
+            pieces,
+            region: squares(geo, &Located::new(x.region.clone(), &f.at), "rules.flag.region", p),
+            count: x.count.unwrap_or(1),
+            flag_move: x.flag_move.unwrap_or(false),
+            safe: x.safe.unwrap_or(false),
+            blocked: x.blocked.unwrap_or(false),
+        }
+    });
+    let checks = spec.checks.as_ref().map_or(0, |c| c.value);
+    if checks > 255 {
+        p.add(&spec.checks.as_ref().expect("given").at, "rules.checks", ProblemKind::OutOfRange { most: 255 });
+    }
+    Rules {
+        stalemate: end_value(&spec.stalemate, "rules.stalemate", EndValue::Draw, p),
+        stalemate_count: flag(&spec.stalemate_count),
+        checkmate: end_value(&spec.checkmate, "rules.checkmate", EndValue::Loss, p),
+        bare_king: choice(
+            &spec.bare_king,
+            "rules.bare_king",
+            &[("none", BareKing::None), ("immediate", BareKing::Immediate), ("reply", BareKing::Reply)],
+            p,
+        ),
+        move_rule: spec.move_rule.as_ref().map_or(100, |m| m.value),
+        repetitions: spec.repetitions.as_ref().map_or(3, |r| r.value),
+        repetition_value: end_value(&spec.repetition_value, "rules.repetition_value", EndValue::Draw, p),
+        perpetual_check: flag(&spec.perpetual_check),
+        must_capture: flag(&spec.must_capture),
+        no_check: flag(&spec.no_check),
+        checks: checks.min(255) as u8,
+        flying_general: flag(&spec.flying_general),
+        immobility_illegal: flag(&spec.immobility_illegal),
+        pseudo_royal,
+        extinction,
+        flag: flag_rule,
+        en_passant_region: spec
+            .en_passant_region
+            .as_ref()
+            .map_or([geo.all(); 2], |r| squares(geo, r, "rules.en_passant_region", p)),
+        walling: choice(
+            &spec.walling,
+            "rules.walling",
+            &[
+                ("none", None),
+                ("arrow", Some(Walling::Arrow)),
+                ("duck", Some(Walling::Duck)),
+                ("past", Some(Walling::Past)),
+                ("static", Some(Walling::Static)),
+            ],
+            p,
+        ),
+        walling_region: spec
+            .walling_region
+            .as_ref()
+            .map_or([geo.all(); 2], |r| squares(geo, r, "rules.walling_region", p)),
+        material_counting: choice(
+            &spec.material_counting,
+            "rules.material_counting",
+            &[
+                ("none", MaterialCounting::None),
+                ("black_draw_odds", MaterialCounting::BlackDrawOdds),
+                ("white_draw_odds", MaterialCounting::WhiteDrawOdds),
+                ("unweighted", MaterialCounting::Unweighted),
+            ],
+            p,
+        ),
+    }
+}
+
+fn setup(
+    spec: &VariantSpec,
+    geo: &Geometry,
+    letters: Letters,
+    checks: u8,
+    whole: &str,
+    p: &mut Problems,
+) -> Option<Setup> {
     let Some(s) = &spec.setup else {
         p.add(whole, "setup", ProblemKind::Missing);
         return None;
     };
-    Setup::parse(geo, letters, &s.value)
+    Setup::parse(geo, letters, &s.value, checks)
         .map_err(|e| {
             let kind = match e.kind {
                 crate::error::FenErrorKind::Placement(e) => ProblemKind::Placement(e),
@@ -272,8 +557,29 @@ fn setup(spec: &VariantSpec, geo: &Geometry, letters: &[char], whole: &str, p: &
         .ok()
 }
 
-/// The ranks where each side promotes: the last `promotion.ranks` (1 by default).
+/// `[promotion] limit`: per type, the most pieces of it a side may have for a promotion to it.
+fn promotion_limit(spec: &VariantSpec, letters: &[char], p: &mut Problems) -> [u8; MAX_TYPES] {
+    let mut out = [0u8; MAX_TYPES];
+    for (letter, &n) in spec
+        .promotion_limit
+        .iter()
+        .flat_map(|l| l.value.iter().map(move |e| (e, &l.at)))
+        .map(|((l, n), at)| ((l, at), n))
+    {
+        let (l, at) = letter;
+        match letter_type(letters, &l.to_ascii_lowercase()) {
+            Some(t) => out[t] = n.min(255) as u8,
+            None => p.add(at, "promotion.limit", ProblemKind::UnknownLetter(l.clone())),
+        }
+    }
+    out
+}
+
+/// Where each side promotes: `promotion.region`, else its last `promotion.ranks` (1 by default).
 fn promotion_zone(spec: &VariantSpec, geo: &Geometry, p: &mut Problems) -> [Bitboard; 2] {
+    if let Some(r) = &spec.promotion_region {
+        return squares(geo, r, "promotion.region", p);
+    }
     let depth = spec.promotion_ranks.as_ref().map_or(1, |r| r.value);
     if depth == 0 || depth > geo.ranks {
         let at = &spec.promotion_ranks.as_ref().expect("the default is in range").at;
@@ -344,6 +650,7 @@ fn unreachable(
     start: &Setup,
     initial: &PerType<Bitboard>,
     zone: &[Bitboard; 2],
+    optional: bool,
 ) -> PerType<Bitboard> {
     let mut out = [[Bitboard::EMPTY; MAX_TYPES]; 2];
     for (t, piece) in PieceType::first(pieces.len()).zip(pieces) {
@@ -351,9 +658,10 @@ fn unreachable(
         let forward_only = !rules.is_empty()
             && piece.moves.castling.is_none()
             && rules.iter().all(|r| r.steps.iter().all(|&(_, dy)| dy > 0));
-        let promoted_to = pieces.iter().any(|q| q.promotes_to.contains(t));
         for c in Colour::BOTH {
-            let mut never = if piece.promotes_to.is_empty() { Bitboard::EMPTY } else { zone[c] };
+            let promoted_to = pieces.iter().any(|q| q.promotes_to[c].contains(t) || q.promotes == Some(t));
+            // Optional promotion leaves a piece free to stay unpromoted in the zone.
+            let mut never = if piece.promotes_in_zone(c) && !optional { zone[c] } else { Bitboard::EMPTY };
             let home = initial[c][t];
             if forward_only && !promoted_to && home.non_empty() {
                 let behind = match c {
@@ -376,6 +684,7 @@ struct Tables {
     rays: Rays,
     moves: [Vec<MoveSet>; 2],
     initial_moves: [Vec<MoveSet>; 2],
+    region_moves: [Vec<Option<(Bitboard, MoveSet)>>; 2],
     attackers: [Attackers; 2],
 }
 
@@ -399,7 +708,9 @@ fn oriented(c: Colour, rules: &[&MoveRule], reverse: bool) -> Vec<(MoveRule, Vec
 impl Tables {
     fn build(geo: &Geometry, pieces: &[PieceDef], initial: &PerType<Bitboard>) -> Tables {
         let mut steps: Vec<(i32, i32)> = Vec::new();
-        for r in pieces.iter().flat_map(|p| &p.moves.rules).filter(|r| r.is_rider()) {
+        let all_rules =
+            pieces.iter().flat_map(|p| p.moves.rules.iter().chain(p.moves_from.iter().flat_map(|m| &m.1.rules)));
+        for r in all_rules.filter(|r| r.is_rider()) {
             for (c, &s) in Colour::BOTH.into_iter().flat_map(|c| r.steps.iter().map(move |s| (c, s))) {
                 let o = orient(c, s);
                 for v in [o, (-o.0, -o.1)] {
@@ -413,6 +724,7 @@ impl Tables {
         let mut t = Tables {
             moves: [Vec::new(), Vec::new()],
             initial_moves: [Vec::new(), Vec::new()],
+            region_moves: [Vec::new(), Vec::new()],
             attackers: [Attackers::default(), Attackers::default()],
             rays,
         };
@@ -424,6 +736,12 @@ impl Tables {
                 t.initial_moves[c].push(MoveSet::compile(geo, &t.rays, &oriented(c, &init, false), false));
                 t.add_attackers(geo, c, ty, &normal, None);
                 t.add_attackers(geo, c, ty, &init, Some(initial[c][ty]));
+                let region = p.moves_from.as_ref().map(|(squares, betza)| {
+                    let rules: Vec<&MoveRule> = betza.rules.iter().collect();
+                    t.add_attackers(geo, c, ty, &rules, Some(squares[c]));
+                    (squares[c], MoveSet::compile(geo, &t.rays, &oriented(c, &rules, false), false))
+                });
+                t.region_moves[c].push(region);
             }
         }
         t

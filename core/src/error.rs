@@ -128,6 +128,10 @@ pub enum ProblemKind {
          (got piece '{piece}', from '{from}', to '{to}')"
     )]
     OpeningMove { piece: String, from: String, to: String },
+    #[error("'{0}' is not a square (e4), rank (*3), file (c*) or the board (*)")]
+    Squares(String),
+    #[error("'{0}' is not a file of the board")]
+    File(String),
     #[error("{0}")]
     Placement(PlacementError),
     #[error("{0}")]

@@ -54,6 +54,21 @@ impl Geometry {
     }
     /// The square on the same file and the mirrored rank: where the other side has `sq`.
     #[inline]
+    /// The squares strictly between two squares on one file, rank or diagonal (none otherwise).
+    pub fn between(&self, a: Square, b: Square) -> Bitboard {
+        let (df, dr) = (self.file(b) as i32 - self.file(a) as i32, self.rank(b) as i32 - self.rank(a) as i32);
+        let n = df.abs().max(dr.abs());
+        if df != 0 && dr != 0 && df.abs() != dr.abs() {
+            return Bitboard::EMPTY;
+        }
+        (1..n).filter_map(|k| self.offset(a, df.signum() * k, dr.signum() * k)).collect()
+    }
+
+    /// Two squares and every square between them.
+    pub fn span(&self, a: Square, b: Square) -> Bitboard {
+        self.between(a, b) | Bitboard::square(a) | Bitboard::square(b)
+    }
+
     pub fn mirror(&self, sq: Square) -> Square {
         self.square(self.file(sq), self.ranks - 1 - self.rank(sq))
     }

@@ -4,7 +4,7 @@
 use crate::error::{Problem, ProblemKind, VariantError};
 use crate::position::Position;
 use crate::spec::{parse_file, Located, VariantSpec};
-use crate::variant::{builtin_names, Variant, BUILTIN};
+use crate::variant::{builtin_names, Variant, BUILTIN, FSF_BUILTIN};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -14,8 +14,11 @@ fn load_spec(name: &str, dir: Option<&Path>, depth: usize) -> Result<VariantSpec
         return Err(Problem::new(format!("'{name}'"), "", ProblemKind::ExtendsCycle).into());
     }
     let builtin = BUILTIN.iter().find(|(n, _)| *n == name);
+    let fsf = FSF_BUILTIN.iter().find(|(n, _)| *n == name);
     let (label, src, here) = if let Some((_, src)) = builtin {
         (format!("configs/variants/{name}.toml"), src.to_string(), None)
+    } else if let Some((_, src)) = fsf {
+        (format!("configs/variants/fsf/{name}.toml"), src.to_string(), None)
     } else {
         let path = match dir {
             Some(d) if Path::new(name).is_relative() => d.join(name),
@@ -23,7 +26,12 @@ fn load_spec(name: &str, dir: Option<&Path>, depth: usize) -> Result<VariantSpec
         };
         let looks_like_file = name.ends_with(".toml") || name.contains('/') || path.exists();
         if !looks_like_file {
-            let kind = ProblemKind::UnknownVariant { name: name.into(), builtins: builtin_names().join(", ") };
+            let builtins = format!(
+                "{}, and {} of Fairy-Stockfish's (hoplite variants)",
+                builtin_names().join(", "),
+                FSF_BUILTIN.len()
+            );
+            let kind = ProblemKind::UnknownVariant { name: name.into(), builtins };
             return Err(Problem::new("", "", kind).into());
         }
         let src = std::fs::read_to_string(&path).map_err(|e| {
@@ -63,7 +71,7 @@ impl Variant {
 
     /// A built-in variant; panics only if the shipped files are broken (tests check them).
     pub fn builtin(name: &str) -> Arc<Variant> {
-        assert!(BUILTIN.iter().any(|(n, _)| *n == name), "no built-in variant '{name}'");
+        assert!(crate::variant::is_builtin(name), "no built-in variant '{name}'");
         Variant::load(name).unwrap_or_else(|e| panic!("built-in variant {name}: {e}"))
     }
 

@@ -1,13 +1,15 @@
-//! Legal move generation. With one royal piece: pins and checks from rays through the king,
-//! so that only king moves, e.p. and castling are tested one by one. Otherwise (in check, two
-//! Spartan kings, enemy lame captures) every move is tested against the check rule.
+//! Legal move generation. With one royal piece and nothing that makes checks non-local (a
+//! hopper's screen, a lame capturer, pseudo-royal pieces, kings that may not face each other):
+//! pins and checks from rays through the king, so that only king moves, e.p. and castling are
+//! tested one by one. Otherwise every move is tested against the rules of check. Then the
+//! rules that look at all the moves: a capture is compulsory, a check is forbidden.
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
-use crate::outcome::GameResult;
-use crate::position::{castling_right, code_type, Position};
+use crate::outcome::{GameResult, Termination};
+use crate::position::{castling_right, code_type, CastlePath, Position};
 use crate::types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
-use crate::variant::BareKing;
+use crate::variant::{BareKing, Flag, Walling};
 use std::ops::ControlFlow;
 
 /// How moves are checked for legality while they are generated.
@@ -33,7 +35,8 @@ impl Position {
     /// The one walk over side `by`'s attack tables towards `sq`, the board holding `occ`: for
     /// each table entry with `sought` attackers, `visit` gets their types and the squares they
     /// attack `sq` from (a rider's up to the first piece on its line), and may stop the walk.
-    /// Inlined, so that each caller's `sought` and visitor fold into its own loop.
+    /// A piece confined to a region attacks only the squares it may enter. Inlined, so that
+    /// each caller's `sought` and visitor fold into its own loop.
     #[inline(always)]
     fn walk_attacks<B>(
         &self,
@@ -45,7 +48,11 @@ impl Position {
     ) -> ControlFlow<B> {
         let v = &*self.variant;
         let a = &v.attackers[by];
+        let enter = if v.confined { v.can_enter[by][sq] } else { TypeSet::ALL };
         for l in &a.leapers {
+            if v.confined && !enter.contains(l.ty) {
+                continue;
+            }
             let mut within = match sought {
                 Sought::Pieces(on) => self.by_type[l.ty] & on,
                 Sought::Origins(types) if types.contains(l.ty) => !Bitboard::EMPTY,
@@ -65,7 +72,7 @@ impl Position {
                     from.set(leap.to);
                 }
             }
-            if !ms.riders.is_empty() {
+            if !ms.riders.is_empty() || !ms.hoppers.is_empty() {
                 from |= ms.targets(&v.rays, sq, occ).1;
             }
             visit(TypeSet::single(l.ty), from & within)?;
@@ -77,6 +84,7 @@ impl Position {
                     let Some(b) = v.rays.first_blocker(r.dir, sq, occ) else { continue };
                     if !on.has(b)
                         || !r.types.contains(code_type(self.board[b]))
+                        || (v.confined && !enter.contains(code_type(self.board[b])))
                         || r.reach.as_ref().is_some_and(|reach| !reach[sq].has(b))
                     {
                         continue;
@@ -84,7 +92,7 @@ impl Position {
                     (r.types, Bitboard::square(b))
                 }
                 Sought::Origins(types) => {
-                    let types = r.types & types;
+                    let types = r.types & types & enter;
                     if types.is_empty() {
                         continue;
                     }
@@ -93,6 +101,26 @@ impl Position {
                 }
             };
             visit(types, from)?;
+        }
+        for h in &a.hoppers {
+            if !enter.contains(h.ty) {
+                continue;
+            }
+            // Back from `sq` past the screen: where the hopper would stand.
+            let Some(screen) = v.rays.first_blocker(h.dir, sq, occ) else { continue };
+            if h.kind == crate::betza::Hop::Grasshopper && v.rays.next(h.dir, sq) != Some(screen) {
+                continue;
+            }
+            let mut from = v.rays.attacks(h.dir, screen, occ);
+            if let Some(reach) = &h.reach {
+                from &= reach[sq];
+            }
+            let from = match sought {
+                Sought::Pieces(on) => from & on & self.by_type[h.ty],
+                Sought::Origins(types) if types.contains(h.ty) => from,
+                Sought::Origins(_) => continue,
+            };
+            visit(TypeSet::single(h.ty), from)?;
         }
         ControlFlow::Continue(())
     }
@@ -133,9 +161,10 @@ impl Position {
         out
     }
 
-    /// Whether the side to move is in check: all its royal pieces attacked (and it has one).
+    /// Whether the side to move is in check: all its royal pieces attacked (and it has one),
+    /// or one of its pseudo-royal pieces.
     pub fn in_check(&self) -> bool {
-        self.royals_attacked(self.side)
+        self.royals_attacked(self.side) || self.pseudo_royal_attacked(self.side)
     }
 
     /// Whether every royal piece of `colour` is attacked (and it has one).
@@ -146,30 +175,131 @@ impl Position {
         royals.non_empty() && royals.into_iter().all(|r| self.attacked_by(r, them, occ, self.by_colour[them]))
     }
 
+    /// The pseudo-royal pieces of `colour`: of each listed type, all of them while it has at
+    /// most `count + 1`.
+    pub fn pseudo_royals(&self, colour: Colour) -> Bitboard {
+        let Some(pr) = self.variant.rules.pseudo_royal else { return Bitboard::EMPTY };
+        pr.types
+            .iter()
+            .map(|t| self.pieces(colour, t))
+            .filter(|b| b.count() <= pr.count + 1)
+            .fold(Bitboard::EMPTY, |a, b| a | b)
+    }
+
+    fn pseudo_royal_attacked(&self, colour: Colour) -> bool {
+        let them = !colour;
+        let occ = self.occupied();
+        self.pseudo_royals(colour).into_iter().any(|r| self.attacked_by(r, them, occ, self.by_colour[them]))
+    }
+
     /// Whether side `colour` has nothing but royal pieces.
     pub fn is_bare(&self, colour: Colour) -> bool {
         (self.by_colour[colour] & !self.royals(colour)).is_empty()
     }
 
-    /// A result that a variant rule has already fixed (a bare king), before any move is made.
-    pub fn decided_by_rule(&self) -> Option<GameResult> {
+    /// A result that a variant rule has already fixed before any move is made: a bare king,
+    /// a side's pieces extinct, a flag reached, the checks of n-check given. Such a position
+    /// has no moves.
+    pub fn decided_by_rule(&self) -> Option<(GameResult, Termination)> {
+        let v = &*self.variant;
         let us = self.side;
         let them = !us;
         // The side bared first loses, unless the other is bare too.
-        let (first, second) = match self.variant.bare_king {
-            BareKing::None => return None,
-            BareKing::Immediate => (us, them),
-            BareKing::Reply => (them, us),
-        };
-        match (self.is_bare(first), self.is_bare(second)) {
-            (true, true) => Some(GameResult::Draw),
-            (true, false) => Some(GameResult::win_for(second)),
-            _ => None,
+        if let Some((first, second)) = match v.rules.bare_king {
+            BareKing::None => None,
+            BareKing::Immediate => Some((us, them)),
+            BareKing::Reply => Some((them, us)),
+        } {
+            match (self.is_bare(first), self.is_bare(second)) {
+                (true, true) => return Some((GameResult::Draw, Termination::BareKing)),
+                (true, false) => return Some((GameResult::win_for(second), Termination::BareKing)),
+                _ => {}
+            }
         }
+        // Pseudo-royal pieces are never captured: their games end by mate.
+        if let (Some(e), None) = (v.rules.extinction, v.rules.pseudo_royal) {
+            // The opponent first: a move that leaves both sides extinct loses for its maker.
+            for c in [them, us] {
+                let count = |side: Colour, t: Option<PieceType>| match t {
+                    Some(t) => self.pieces(side, t).count(),
+                    None => self.by_colour[side].count(),
+                };
+                let claim = u32::from(e.claim && c == us);
+                let extinct = |t| count(c, t) <= e.count && count(!c, t) >= e.opponent_count + claim;
+                let hit = match e.types {
+                    Some(types) => types.iter().any(|t| extinct(Some(t))),
+                    None => extinct(None),
+                };
+                if hit {
+                    return Some((e.value.result_for(c), Termination::Extinction));
+                }
+            }
+        }
+        if let Some(f) = &v.rules.flag {
+            if let Some(r) = self.flag_end(f) {
+                return Some((r, Termination::Flag));
+            }
+        }
+        if v.rules.checks > 0 && self.checks[them] == 0 {
+            return Some((GameResult::win_for(them), Termination::Checks));
+        }
+        None
     }
 
-    /// Whether making `m` leaves the mover out of check (not all its royals attacked).
+    /// Whether side `c` has its flag pieces in its region, as many as the rule asks (or the
+    /// region blocked); with `safe`, unattacked when `test_safety` says they must be.
+    fn flag_reached(&self, f: &Flag, c: Colour, test_safety: bool) -> bool {
+        let pieces = match f.pieces[c] {
+            Some(types) => self.types_bb(types) & self.by_colour[c],
+            None => self.by_colour[c],
+        };
+        let there = pieces & f.region[c];
+        let n = there.count();
+        let enough = n >= f.count || (f.blocked && n > 0 && (f.region[c] & !self.occupied()).is_empty());
+        if n == 0 || !enough {
+            return false;
+        }
+        // The safety test binds only when exactly the pieces needed stand there.
+        if f.safe && test_safety && n == f.count {
+            let occ = self.occupied();
+            return there.into_iter().all(|sq| !self.attacked_by(sq, !c, occ, self.by_colour[!c]));
+        }
+        true
+    }
+
+    /// The flag rule's result here, if it ends the game (as Fairy-Stockfish orders its cases).
+    fn flag_end(&self, f: &Flag) -> Option<GameResult> {
+        let us = self.side;
+        let them = !us;
+        let king_flag = |c: Colour| f.pieces[c].is_some_and(|t| t.iter().all(|t| self.variant.piece(t).royal));
+        // With a move to answer or safety to keep, a flag reached before our move wins now.
+        if (f.flag_move || f.safe) && self.flag_reached(f, us, !f.flag_move) {
+            let racing = f.flag_move && us == Colour::White && king_flag(them);
+            let draw = (racing || (f.safe && !f.flag_move)) && self.flag_reached(f, them, true);
+            return Some(if draw { GameResult::Draw } else { GameResult::win_for(us) });
+        }
+        if (!f.flag_move || f.safe || king_flag(us)) && self.flag_reached(f, them, true) {
+            // Racing kings: Black, arriving second, may still reach its own flag for a draw.
+            if f.flag_move && king_flag(us) && us == Colour::Black && !self.in_check() && self.king_can_reach_flag(f) {
+                return None;
+            }
+            return Some(GameResult::win_for(them));
+        }
+        None
+    }
+
+    /// Whether the side to move has a legal move of a flag king into its region.
+    fn king_can_reach_flag(&self, f: &Flag) -> bool {
+        let mut moves = Vec::new();
+        self.generate_all(&mut moves, false);
+        let region = f.region[self.side];
+        moves.iter().any(|m| region.has(m.to()) && self.royals(self.side).has(m.from()))
+    }
+
+    /// Whether making `m` leaves the mover within the rules of check: not all its royal pieces
+    /// attacked, none of its pseudo-royal pieces, and the royal pieces not facing each other.
     pub fn leaves_royal_safe(&self, m: Move) -> bool {
+        let v = &*self.variant;
         let us = self.side;
         let them = !us;
         let (from, to) = (m.from(), m.to());
@@ -178,6 +308,7 @@ impl Position {
         let mut occ = (self.occupied() & !from_bb) | to_bb;
         let mut mask = self.by_colour[them] & !to_bb;
         let mut royals = self.royals(us);
+        let mut pseudo = self.pseudo_royals(us);
         match m.kind() {
             MoveKind::EnPassant => {
                 let victim = Bitboard::square(self.ep_victim);
@@ -185,38 +316,68 @@ impl Position {
                 mask &= !victim;
             }
             MoveKind::Castle => {
-                let right = castling_right(us, from, to);
-                let (_, _, rook, rook_to) =
-                    self.castle_squares(right, code_type(self.board[from])).expect("generated castling");
+                let path = self.castle_path(castling_right(us, m)).expect("generated castling");
+                let (rook, rook_to) = (path.rook, path.rook_to);
                 occ = (occ & !Bitboard::square(rook)) | Bitboard::square(rook_to) | to_bb;
             }
             MoveKind::Normal => {}
         }
-        if royals.has(from) {
-            royals = (royals & !from_bb) | to_bb;
+        let moved = |b: Bitboard| if b.has(from) { (b & !from_bb) | to_bb } else { b };
+        royals = moved(royals);
+        pseudo = moved(pseudo);
+        if let Some(t) = m.promoted() {
+            if v.royal_types.contains(t) {
+                royals |= to_bb;
+            }
+            // A promotion to a pseudo-royal type adds a piece that must be safe too, while
+            // the side has few of them.
+            if let Some(pr) = v.rules.pseudo_royal.filter(|pr| pr.types.contains(t)) {
+                match self.pieces(us, t).count() <= pr.count {
+                    true => pseudo |= to_bb,
+                    false => pseudo &= !self.pieces(us, t),
+                }
+            }
         }
-        if m.promoted().is_some_and(|t| self.variant.royal_types.contains(t)) {
-            royals |= to_bb;
-        }
-        royals.is_empty() || royals.into_iter().any(|r| !self.attacked_by(r, them, occ, mask))
+        let safe = |sq: Square| !self.attacked_by(sq, them, occ, mask);
+        (royals.is_empty() || royals.into_iter().any(safe))
+            && pseudo.into_iter().all(safe)
+            && !(v.rules.flying_general && self.royals_face(royals, occ))
+    }
+
+    /// Whether a royal piece of ours (`ours`) and one of the opponent's see each other along an
+    /// empty file or rank of `occ`.
+    fn royals_face(&self, ours: Bitboard, occ: Bitboard) -> bool {
+        let geo = self.variant.geometry;
+        let theirs = self.royals(!self.side);
+        ours.into_iter().any(|a| {
+            theirs.into_iter().any(|b| {
+                (geo.file(a) == geo.file(b) || geo.rank(a) == geo.rank(b)) && (geo.between(a, b) & occ).is_empty()
+            })
+        })
     }
 
     /// All legal moves, into `out` (cleared first). A position decided by a variant rule (a
-    /// bare king) has none.
+    /// bare king, extinction, a flag, the checks of n-check) has none.
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
-        self.legal(out, false);
+        if self.decided_by_rule().is_some() {
+            out.clear();
+            return;
+        }
+        self.generate_all(out, false);
     }
 
     /// The legal captures and promotions (for quiescence search), into `out`.
     pub fn legal_captures(&self, out: &mut Vec<Move>) {
-        self.legal(out, true);
-    }
-
-    fn legal(&self, out: &mut Vec<Move>, captures_only: bool) {
-        out.clear();
-        if self.variant.bare_king != BareKing::None && self.decided_by_rule().is_some() {
+        if self.decided_by_rule().is_some() {
+            out.clear();
             return;
         }
+        self.generate_all(out, true);
+    }
+
+    /// The legal moves whatever the game's state, and then the rules that weigh them all.
+    fn generate_all(&self, out: &mut Vec<Move>, captures_only: bool) {
+        out.clear();
         let v = &*self.variant;
         if !v.opening_moves.is_empty() {
             let forced = self.opening_moves(out);
@@ -232,7 +393,12 @@ impl Position {
         let them = !us;
         let royals = self.royals(us);
         let occ = self.occupied();
-        let legality = if royals.count() == 1 && !v.lame_capture[them] {
+        let local = royals.count() == 1
+            && !v.lame_capture[them]
+            && !v.hoppers[them]
+            && v.rules.pseudo_royal.is_none()
+            && !v.rules.flying_general;
+        let legality = if local {
             let king = royals.lsb();
             if self.attacked_by(king, them, occ, self.by_colour[them]) {
                 Legality::Test
@@ -243,6 +409,58 @@ impl Position {
             Legality::Test
         };
         self.generate(out, &legality, captures_only);
+        if v.rules.no_check {
+            out.retain(|&m| !self.gives_check(m));
+        }
+        if v.rules.must_capture && !captures_only && out.iter().any(|&m| self.is_capture(m)) {
+            out.retain(|&m| self.is_capture(m));
+        }
+        if let Some(rule) = v.rules.walling {
+            self.place_walls(out, rule, captures_only);
+        }
+    }
+
+    /// Each move once for every square its wall may go to (none: the move is dropped). For
+    /// the quiescence search (`first_only`) each capture takes its first square only: the
+    /// captures' tactics, without multiplying them by every wall.
+    fn place_walls(&self, out: &mut Vec<Move>, rule: Walling, first_only: bool) {
+        let v = &*self.variant;
+        let us = self.side;
+        let moves = std::mem::take(out);
+        for m in moves {
+            let (from, to) = (m.from(), m.to());
+            // The board's pieces after the move.
+            let mut men = (self.men() & !Bitboard::square(from)) | Bitboard::square(to);
+            match m.kind() {
+                MoveKind::EnPassant => men.clear(self.ep_victim),
+                MoveKind::Castle => {
+                    let path = self.castle_path(castling_right(us, m)).expect("generated castling");
+                    men = (men & !Bitboard::square(path.rook)) | Bitboard::square(path.rook_to);
+                }
+                MoveKind::Normal => {}
+            }
+            let empty = v.geometry.all() & !men & !self.walls;
+            let squares = match rule {
+                Walling::Past => Bitboard::square(from) & empty,
+                Walling::Duck | Walling::Static => empty & v.rules.walling_region[us],
+                Walling::Arrow => {
+                    let ty = m.promoted().unwrap_or_else(|| code_type(self.board[from]));
+                    v.moves[us][ty].targets(&v.rays, to, men | self.walls).0 & empty & v.rules.walling_region[us]
+                }
+            };
+            let walls = squares.into_iter().map(|sq| m.with_wall(sq));
+            match first_only {
+                true => out.extend(walls.take(1)),
+                false => out.extend(walls),
+            }
+        }
+    }
+
+    /// Whether `m` leaves the opponent's royal pieces attacked (all of them, as check is).
+    pub fn gives_check(&self, m: Move) -> bool {
+        let mut after = self.clone();
+        after.make(m);
+        after.royals_attacked(after.side)
     }
 
     /// Adds the opening moves that apply now; true if they are forced and so the only moves.
@@ -324,14 +542,18 @@ impl Position {
             let ms = &v.moves[us][t];
             let ims = &v.initial_moves[us][t];
             let initial = v.initial[us][t];
-            let promotes = !piece.promotes_to.is_empty();
+            let region_moves = &v.region_moves[us][t];
+            let promotes = piece.promotes_in_zone(us);
+            let shogi = piece.promotes.is_some();
             let capturable = if piece.no_same_capture { theirs & !self.by_type[t] } else { theirs };
+            let region = piece.region[us];
             // Quiet moves wanted: all, or (for quiescence) only promotions.
-            let quiet_ok = match (captures_only, promotes) {
+            let quiet_ok = match (captures_only, promotes || shogi) {
                 (false, _) => empty,
                 (true, true) => empty & zone,
                 (true, false) => Bitboard::EMPTY,
-            };
+            } & region;
+            let immobile = if v.rules.immobility_illegal { v.immobile[us][t] } else { Bitboard::EMPTY };
             for from in pcs {
                 let (mut quiet, mut capture) = ms.targets(&v.rays, from, occ);
                 let mut ep = ms.en_passant[from];
@@ -341,8 +563,14 @@ impl Position {
                     capture |= c;
                     ep |= ims.en_passant[from];
                 }
-                let mut targets = (quiet & quiet_ok) | (capture & capturable);
-                ep &= self.ep & empty;
+                if let Some((_, rms)) = region_moves.as_ref().filter(|(squares, _)| squares.has(from)) {
+                    let (q, c) = rms.targets(&v.rays, from, occ);
+                    quiet |= q;
+                    capture |= c;
+                    ep |= rms.en_passant[from];
+                }
+                let mut targets = (quiet & quiet_ok) | (capture & capturable & region);
+                ep &= self.ep & empty & region & v.rules.en_passant_region[us];
                 let test = match legality {
                     Legality::Test => true,
                     Legality::Fast { king, pinned, pins, npins } => {
@@ -367,13 +595,26 @@ impl Position {
                         }
                     }
                 };
-                for to in targets {
-                    if promotes && zone.has(to) {
-                        self.push_promotions(out, from, to, t, test);
-                    } else {
-                        let m = Move::new(from, to, MoveKind::Normal);
-                        if !test || self.leaves_royal_safe(m) {
-                            out.push(m);
+                let promoting = match (shogi && zone.has(from), promotes || shogi) {
+                    (true, _) => targets,
+                    (false, true) => targets & zone,
+                    (false, false) => Bitboard::EMPTY,
+                };
+                let plain = |out: &mut Vec<Move>, to: Square| {
+                    let m = Move::new(from, to, MoveKind::Normal);
+                    if !test || self.leaves_royal_safe(m) {
+                        out.push(m);
+                    }
+                };
+                // Most pieces neither promote nor get stuck here: no test per move for them.
+                if promoting.is_empty() && immobile.is_empty() {
+                    targets.into_iter().for_each(|to| plain(out, to));
+                } else {
+                    for to in targets {
+                        if promoting.has(to) {
+                            self.push_promotions(out, from, to, t, test, captures_only);
+                        } else if !immobile.has(to) {
+                            plain(out, to);
                         }
                     }
                 }
@@ -381,7 +622,7 @@ impl Position {
                     let m = Move::new(from, to, MoveKind::EnPassant);
                     if self.leaves_royal_safe(m) {
                         if promotes && zone.has(to) {
-                            self.push_promotions(out, from, to, t, false);
+                            self.push_promotions(out, from, to, t, false, captures_only);
                         } else {
                             out.push(m);
                         }
@@ -394,33 +635,66 @@ impl Position {
         }
     }
 
-    /// The promotions of a `ty` piece from `from` to `to` that the variant allows now.
-    fn push_promotions(&self, out: &mut Vec<Move>, from: Square, to: Square, ty: PieceType, test: bool) {
+    /// The moves of a `ty` piece from `from` to `to` where promotion applies: each promotion
+    /// the variant allows now (pawn style on a destination in the zone, shogi style when the
+    /// move starts or ends there), and the plain move where promotion is optional.
+    #[allow(clippy::too_many_arguments)]
+    fn push_promotions(
+        &self,
+        out: &mut Vec<Move>,
+        from: Square,
+        to: Square,
+        ty: PieceType,
+        test: bool,
+        captures_only: bool,
+    ) {
         let v = &*self.variant;
         let us = self.side;
-        if test && !self.leaves_royal_safe(Move::new(from, to, MoveKind::Normal)) {
-            // A promotion to a royal piece can save a position the plain move cannot.
-            if !v.royal_promoters.contains(ty) {
-                return;
-            }
+        let piece = v.piece(ty);
+        let plain = Move::new(from, to, MoveKind::Normal);
+        let plain_safe = !test || self.leaves_royal_safe(plain);
+        if !plain_safe && !v.royal_promoters.contains(ty) && v.rules.pseudo_royal.is_none() {
+            // Only a promotion to a royal piece can save a position the plain move cannot.
+            return;
         }
+        let in_zone = v.promotion_zone[us].has(to);
+        let pawn_style = piece.promotes_in_zone(us) && in_zone;
         let dark = v.dark_squares.has(to);
-        for p in v.piece(ty).promotes_to {
-            let have = self.pieces(us, p);
-            if v.lost_only.contains(p) && have.count() >= v.start_counts[us][p] as u32 {
-                continue;
-            }
-            if v.distinct_colour.contains(p) && have.into_iter().any(|s| v.dark_squares.has(s) == dark) {
-                continue;
-            }
-            let m = Move::promotion(from, to, p);
+        let mut push = |m: Move| {
             if !test || self.leaves_royal_safe(m) {
                 out.push(m);
             }
+        };
+        if pawn_style {
+            for p in piece.promotes_to[us] {
+                let have = self.pieces(us, p);
+                if v.lost_only.contains(p) && have.count() >= v.start_counts[us][p] as u32 {
+                    continue;
+                }
+                let limit = v.promotion_limit[p];
+                if limit > 0 && have.count() >= limit as u32 {
+                    continue;
+                }
+                if v.distinct_colour.contains(p) && have.into_iter().any(|s| v.dark_squares.has(s) == dark) {
+                    continue;
+                }
+                push(Move::promotion(from, to, p));
+            }
+        }
+        if let Some(p) = piece.promotes {
+            push(Move::promotion_plus(from, to, p));
+        }
+        // The plain move: where pawn-style promotion is optional, or only shogi-style applies
+        // and is not compulsory; never onto a square the piece could not leave.
+        let optional = if pawn_style { v.promotion_optional } else { !v.promotion_mandatory };
+        let immobile = v.rules.immobility_illegal && v.immobile[us][ty].has(to);
+        if optional && !immobile && plain_safe && (!captures_only || self.board[to] != 0) {
+            out.push(plain);
         }
     }
 
     fn castling_moves(&self, out: &mut Vec<Move>) {
+        let v = &*self.variant;
         let us = self.side;
         let them = !us;
         let occ = self.occupied();
@@ -429,25 +703,32 @@ impl Position {
             if self.castling >> right & 1 == 0 {
                 continue;
             }
-            let king_sq = self.castle_kings[us];
-            let Some((king, king_to, rook, rook_to)) = self.castle_squares(right, code_type(self.board[king_sq]))
-            else {
+            let Some(&CastlePath { king, king_to, empty, king_path: path, .. }) = self.castle_path(right) else {
                 continue;
             };
-            let span = |a: Square, b: Square| {
-                let (lo, hi) = (a.min(b), a.max(b));
-                (lo.index()..=hi.index()).map(Square::new).collect::<Bitboard>()
-            };
-            let ends = Bitboard::square(king) | Bitboard::square(rook);
-            let must_be_empty = (span(king, rook) | span(king, king_to) | span(rook, rook_to)) & !ends;
-            if (must_be_empty & occ).non_empty() {
+            if (empty & occ).non_empty() {
                 continue;
             }
+            // A royal king may not castle out of, through or into check (nor past the enemy
+            // king where kings may not face each other); a pseudo-royal one neither, tested
+            // with itself lifted; other castling pieces go where they like.
             let theirs = self.by_colour[them];
-            if span(king, king_to).into_iter().any(|s| self.attacked_by(s, them, occ, theirs)) {
+            let attacked = if self.royals(us).has(king) {
+                path.into_iter().any(|s| {
+                    self.attacked_by(s, them, occ, theirs)
+                        || (v.rules.flying_general
+                            && self.royals_face(Bitboard::square(s), occ & !Bitboard::square(king)))
+                })
+            } else if self.pseudo_royals(us).has(king) {
+                let lifted = occ & !Bitboard::square(king);
+                path.into_iter().any(|s| self.attacked_by(s, them, lifted, theirs))
+            } else {
+                false
+            };
+            if attacked {
                 continue;
             }
-            let m = Move::new(king, king_to, MoveKind::Castle);
+            let m = Move::castle(king, king_to, side == 1);
             if self.leaves_royal_safe(m) {
                 out.push(m);
             }

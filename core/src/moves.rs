@@ -2,7 +2,9 @@
 
 use crate::types::{PieceType, Square};
 
-/// from (bits 0-6), to (7-13), promotion type + 1 (14-18, 0 = none), kind (19-20).
+/// from (bits 0-6), to (7-13), promotion type + 1 (14-18, 0 = none), kind (19-20), a
+/// shogi-style promotion (21), a castling's side (22: towards file a), a wall placed with the
+/// move (23-29, with bit 30 set). Bit 31 is free (a drop).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(pub u32);
 
@@ -23,6 +25,38 @@ impl Move {
     #[inline(always)]
     pub fn promotion(from: Square, to: Square, ty: PieceType) -> Move {
         Move(from.index() as u32 | (to.index() as u32) << 7 | (ty.index() as u32 + 1) << 14)
+    }
+    /// A shogi-style promotion to `ty`: the piece turns into its promoted form on a move into,
+    /// within or out of the zone (written with `+` in UCI).
+    #[inline(always)]
+    pub fn promotion_plus(from: Square, to: Square, ty: PieceType) -> Move {
+        Move(Move::promotion(from, to, ty).0 | 1 << 21)
+    }
+    /// Castling: the king from `king` to `king_to` (which may be `king`, in Chess960), with the
+    /// rook of the king side or (`queen_side`) the other.
+    #[inline(always)]
+    pub fn castle(king: Square, king_to: Square, queen_side: bool) -> Move {
+        Move(Move::new(king, king_to, MoveKind::Castle).0 | u32::from(queen_side) << 22)
+    }
+    /// The move with a wall placed on `sq` after it (`[rules] walling`).
+    #[inline(always)]
+    pub fn with_wall(self, sq: Square) -> Move {
+        Move(self.0 | (sq.index() as u32) << 23 | 1 << 30)
+    }
+    /// The wall the move places, if any.
+    #[inline(always)]
+    pub fn wall(self) -> Option<Square> {
+        (self.0 >> 30 & 1 != 0).then(|| Square::new((self.0 >> 23 & 127) as usize))
+    }
+    /// For castling: whether it is on the queen side (towards file a).
+    #[inline(always)]
+    pub fn queen_side(self) -> bool {
+        self.0 >> 22 & 1 != 0
+    }
+    /// Whether the move is a shogi-style promotion.
+    #[inline(always)]
+    pub fn is_plus(self) -> bool {
+        self.0 >> 21 & 1 != 0
     }
     #[inline(always)]
     pub fn from(self) -> Square {

@@ -2,7 +2,7 @@
 
 use crate::position::Position;
 use crate::types::{Colour, PieceType, MAX_TYPES};
-use crate::variant::Stalemate;
+use crate::variant::{EndValue, MaterialCounting};
 use serde::{Deserialize, Serialize};
 
 /// A game's result, written as PGN writes it.
@@ -80,10 +80,16 @@ pub enum Termination {
     Timeout,
     /// A player overstepped its clock.
     TimeForfeit,
+    /// A side ran out of the pieces the extinction rule names.
+    Extinction,
+    /// A side's flag pieces reached their region.
+    Flag,
+    /// n-check: a side gave the checks that win.
+    Checks,
 }
 
 impl Termination {
-    pub const ALL: [Termination; 12] = [
+    pub const ALL: [Termination; 15] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::Repetition,
@@ -96,6 +102,9 @@ impl Termination {
         Termination::Crash,
         Termination::Timeout,
         Termination::TimeForfeit,
+        Termination::Extinction,
+        Termination::Flag,
+        Termination::Checks,
     ];
     /// Whether a rule of the game ended it (not the ply limit, the adjudicator or a player's
     /// failure).
@@ -108,6 +117,9 @@ impl Termination {
                 | Termination::FiftyMoves
                 | Termination::InsufficientMaterial
                 | Termination::BareKing
+                | Termination::Extinction
+                | Termination::Flag
+                | Termination::Checks
         )
     }
 
@@ -126,6 +138,9 @@ impl Termination {
             Termination::Crash => "crash",
             Termination::Timeout => "timeout",
             Termination::TimeForfeit => "time_forfeit",
+            Termination::Extinction => "extinction",
+            Termination::Flag => "flag",
+            Termination::Checks => "checks",
         }
     }
 }
@@ -139,38 +154,57 @@ impl std::fmt::Display for Termination {
 impl Position {
     /// How the game ends here, if it does: the one definition of a game's end, which the game
     /// loop, the search (through `draw_or_decision`) and UCI share. In order of precedence:
-    /// a variant's decision (a bare king); no legal move (checkmate, or stalemate as the variant
-    /// scores it); then the draws: the move rule, repetition, insufficient material. So a
-    /// mate on the hundredth ply is a mate, not a draw.
+    /// a variant's decision (a bare king, extinction, a flag, n-check); no legal move
+    /// (checkmate, or stalemate as the variant scores them); then the move rule, repetition
+    /// and insufficient material. So a mate on the hundredth ply is a mate, not a draw.
     pub fn outcome(&self) -> Option<(GameResult, Termination)> {
-        self.draw_or_decision(self.variant.repetitions as usize)
+        self.draw_or_decision(self.variant.rules.repetitions as usize)
             .or_else(|| (!self.has_legal_move()).then(|| self.no_moves_result()))
     }
 
     /// `outcome` for a caller that generates the moves itself, as a search does: every ending
     /// but "no legal move and no draw rule applies", which it finds when the move list comes
     /// out empty. Legal moves are generated here only when a draw rule applies, to let a mate or
-    /// stalemate take precedence. `repetitions`: the occurrences of a position that draw (the
-    /// variant's count in a game; a search may count fewer), 0 for never.
+    /// stalemate take precedence. `repetitions`: the occurrences of a position that end the
+    /// game (the variant's count in a game; a search may count fewer), 0 for never.
     pub fn draw_or_decision(&self, repetitions: usize) -> Option<(GameResult, Termination)> {
-        if let Some(result) = self.decided_by_rule() {
-            return Some((result, Termination::BareKing));
+        if let Some(end) = self.decided_by_rule() {
+            return Some(end);
         }
-        let v = &*self.variant;
-        let draw = if v.move_rule > 0 && self.halfmove_clock() >= v.move_rule {
-            Termination::FiftyMoves
+        let rules = &self.variant.rules;
+        let (result, end) = if rules.move_rule > 0 && self.halfmove_clock() >= rules.move_rule {
+            (GameResult::Draw, Termination::FiftyMoves)
         } else if repetitions > 0 && self.repetitions() + 1 >= repetitions {
-            Termination::Repetition
+            (self.repetition_result(), Termination::Repetition)
         } else if self.insufficient_material() {
-            Termination::InsufficientMaterial
+            (GameResult::Draw, Termination::InsufficientMaterial)
         } else {
             return None;
         };
         if self.has_legal_move() {
-            Some((GameResult::Draw, draw))
+            Some((self.counted(result), end))
         } else {
             Some(self.no_moves_result())
         }
+    }
+
+    /// The result of a repetition: the variant's value for the side to move, unless one side
+    /// checked on every move since the position stood here before (it loses, where the rule
+    /// says so).
+    fn repetition_result(&self) -> GameResult {
+        let rules = &self.variant.rules;
+        let us = self.side_to_move();
+        if rules.perpetual_check {
+            // The plies since the earlier occurrence, the last one first: ours are odd.
+            let cycle = self.repetition_cycle();
+            let checked_by = |who: usize| cycle.iter().skip(who).step_by(2).all(|&checked| checked);
+            match (checked_by(0), checked_by(1)) {
+                (true, false) => return GameResult::win_for(us),
+                (false, true) => return GameResult::win_for(!us),
+                _ => {}
+            }
+        }
+        rules.repetition_value.result_for(us)
     }
 
     /// Whether the side to move has a legal move.
@@ -180,29 +214,55 @@ impl Position {
         !moves.is_empty()
     }
 
-    /// The result when the side to move has no legal move: checkmate, a bared side that cannot
-    /// reply, or stalemate as the variant scores it.
+    /// The result when the side to move has no legal move: checkmate (royal or pseudo-royal
+    /// pieces attacked), a bared side that cannot reply, or stalemate, as the variant scores
+    /// them.
     pub fn no_moves_result(&self) -> (GameResult, Termination) {
+        let rules = &self.variant.rules;
         let us = self.side_to_move();
         let them = !us;
         if self.in_check() {
-            return (GameResult::win_for(them), Termination::Checkmate);
+            return (rules.checkmate.result_for(us), Termination::Checkmate);
         }
-        if self.variant.bare_king == crate::variant::BareKing::Reply && self.is_bare(us) {
+        if rules.bare_king == crate::variant::BareKing::Reply && self.is_bare(us) {
             return (GameResult::win_for(them), Termination::BareKing);
         }
-        let r = match self.variant.stalemate {
-            Stalemate::Draw => GameResult::Draw,
-            Stalemate::Loss => GameResult::win_for(them),
-            Stalemate::Win => GameResult::win_for(us),
+        let value = match rules.stalemate_count {
+            // By piece count: equal draws, fewer gets the stalemate's value, more its opposite.
+            true => match self.colour_bb(us).count().cmp(&self.colour_bb(them).count()) {
+                std::cmp::Ordering::Equal => EndValue::Draw,
+                std::cmp::Ordering::Less => rules.stalemate,
+                std::cmp::Ordering::Greater => rules.stalemate.opposite(),
+            },
+            false => rules.stalemate,
         };
-        (r, Termination::Stalemate)
+        (self.counted(value.result_for(us)), Termination::Stalemate)
+    }
+
+    /// A draw as material counting turns it (a win for the side with draw odds, or for more
+    /// pieces); other results as they are.
+    fn counted(&self, result: GameResult) -> GameResult {
+        if result != GameResult::Draw {
+            return result;
+        }
+        match self.variant.rules.material_counting {
+            MaterialCounting::None => result,
+            MaterialCounting::BlackDrawOdds => GameResult::win_for(Colour::Black),
+            MaterialCounting::WhiteDrawOdds => GameResult::win_for(Colour::White),
+            MaterialCounting::Unweighted => {
+                match self.colour_bb(Colour::White).count().cmp(&self.colour_bb(Colour::Black).count()) {
+                    std::cmp::Ordering::Equal => result,
+                    std::cmp::Ordering::Greater => GameResult::win_for(Colour::White),
+                    std::cmp::Ordering::Less => GameResult::win_for(Colour::Black),
+                }
+            }
+        }
     }
 
     /// Whether the material on the board matches one of the variant's drawn patterns.
     pub fn insufficient_material(&self) -> bool {
         let v = &*self.variant;
-        if v.insufficient.is_empty() || self.occupied().count() > v.insufficient_max_pieces {
+        if v.insufficient.is_empty() || self.men().count() > v.insufficient_max_pieces {
             return false;
         }
         let counts: [[u8; MAX_TYPES]; 2] =

@@ -33,6 +33,24 @@ struct Undo {
     ep_victim: Square,
     halfmove: u32,
     key: u64,
+    checks: [u8; 2],
+    /// Whether the move left the opponent in check (for n-check and perpetual check).
+    checked: bool,
+    /// The duck the move took away (its square + 1; 0: none).
+    old_wall: u8,
+}
+
+/// Where a castling move takes king and rook, and what it needs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CastlePath {
+    pub king: Square,
+    pub king_to: Square,
+    pub rook: Square,
+    pub rook_to: Square,
+    /// The squares both pieces cross or land on, their own squares excepted: all must be empty.
+    pub empty: Bitboard,
+    /// The king's squares from start to destination: none may be attacked.
+    pub king_path: Bitboard,
 }
 
 #[derive(Clone)]
@@ -46,11 +64,17 @@ pub struct Position {
     pub(crate) castling: u8,
     pub(crate) castle_rooks: [Square; 4],
     pub(crate) castle_kings: [Square; 2],
+    /// Each right's squares, fixed from the setup on (`castle_squares`).
+    castle_paths: [Option<CastlePath>; 4],
     pub(crate) ep: Bitboard,
     pub(crate) ep_victim: Square,
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) key: u64,
+    /// Squares no piece may stand on (`*` in a FEN).
+    pub(crate) walls: Bitboard,
+    /// n-check: the checks each side has still to give.
+    pub(crate) checks: [u8; 2],
     history: Vec<Undo>,
 }
 
@@ -93,21 +117,31 @@ impl Position {
             castling: 0,
             castle_rooks: [Square::default(); 4],
             castle_kings: [Square::default(); 2],
+            castle_paths: [None; 4],
             ep: Bitboard::EMPTY,
             ep_victim: Square::default(),
             halfmove: setup.halfmove,
             fullmove: setup.fullmove,
             key: 0,
+            walls: setup.walls,
+            checks: setup.checks.unwrap_or([variant.rules.checks; 2]),
             history: Vec::with_capacity(256),
         };
         for p in &setup.pieces {
             pos.put(p.square, p.colour, p.ty);
         }
-        for right in (0..4).filter(|r| setup.castling >> r & 1 != 0) {
-            if let Some((king, rook)) = pos.find_castling(Colour::from_index(right / 2), right % 2) {
+        let by_letter = (0..4).filter(|r| setup.castling >> r & 1 != 0).map(|r| (r, None));
+        let by_file = setup.castling_files.iter().map(|&(c, f)| (2 * c.index(), Some(f)));
+        for (right, file) in by_letter.chain(by_file) {
+            if let Some((right, king, rook)) = pos.find_castling(Colour::from_index(right / 2), right % 2, file) {
                 pos.castling |= 1 << right;
                 pos.castle_kings[right / 2] = king;
                 pos.castle_rooks[right] = rook;
+            }
+        }
+        for right in 0..4 {
+            if pos.castling >> right & 1 != 0 {
+                pos.castle_paths[right] = pos.compute_castle_path(right);
             }
         }
         if setup.en_passant.non_empty() {
@@ -145,39 +179,54 @@ impl Position {
         Ok(())
     }
 
-    /// The castling king and rook for a right, if they stand where the right needs them.
-    fn find_castling(&self, colour: Colour, side: usize) -> Option<(Square, Square)> {
+    /// The castling right, king and rook of a right given in a FEN, if they stand where it
+    /// needs them: a right by letter (`side` 0 the king side, towards the last file) takes the
+    /// first castling rook from that side's search start towards the king; a right by file
+    /// (`file`) the rook on that file, on the side of the king it is on.
+    fn find_castling(&self, colour: Colour, side: usize, file: Option<usize>) -> Option<(usize, Square, Square)> {
         let v = &*self.variant;
         let c = v.castling.as_ref()?;
         let geo = v.geometry;
-        let rank = if colour == Colour::White { 0 } else { geo.ranks - 1 };
-        let king = (0..geo.files).map(|f| geo.square(f, rank)).find(|&s| {
+        let rank = if colour == Colour::White { c.rank } else { geo.ranks - 1 - c.rank };
+        let on_rank = |f: usize| geo.square(f, rank);
+        let ours = |s: Square, types: crate::types::TypeSet| {
             let p = self.board[s];
-            p != 0 && code_colour(p) == colour && v.piece(code_type(p)).moves.castling.is_some()
-        })?;
-        let rook_code = code(colour, c.rook);
-        let mut files: Vec<usize> = (0..geo.files).collect();
-        if side == 0 {
-            files.reverse();
-        }
-        let rook = files.into_iter().map(|f| geo.square(f, rank)).find(|&s| self.board[s] == rook_code)?;
+            p != 0 && code_colour(p) == colour && types.contains(code_type(p))
+        };
+        let king = (0..geo.files).map(on_rank).find(|&s| ours(s, c.kings))?;
+        let (side, rook) = match file {
+            Some(f) => {
+                let rook = on_rank(f);
+                (usize::from(f < geo.file(king)), rook)
+            }
+            None => {
+                let start = c.rook_files[side].unwrap_or(if side == 0 { geo.files - 1 } else { 0 });
+                let files: Vec<usize> = match side {
+                    0 => (geo.file(king) + 1..=start).rev().collect(),
+                    _ => (start..geo.file(king)).collect(),
+                };
+                (side, files.into_iter().map(on_rank).find(|&s| ours(s, c.rooks))?)
+            }
+        };
         let on_side = if side == 0 { rook > king } else { rook < king };
-        on_side.then_some((king, rook))
+        (on_side && ours(rook, c.rooks)).then_some((2 * colour.index() + side, king, rook))
     }
 
-    /// Keeps FEN e.p. targets only where a pawn that made a multi-step stands beyond them.
+    /// Keeps FEN e.p. targets only where a piece that made a multi-step can be their victim:
+    /// the mover's piece standing on one of them, or else the one just beyond the last target
+    /// along its file (a pawn's double step).
     fn set_ep_from_fen(&mut self, targets: Bitboard) {
         let geo = self.variant.geometry;
         let mover = !self.side;
-        let last = if mover == Colour::White { targets.msb() } else { targets.lsb() };
-        let Some(victim) = geo.offset(last, 0, mover.sign()) else {
-            return;
+        let theirs = self.by_colour[mover];
+        let victim = match (targets & theirs).into_iter().next() {
+            Some(sq) => Some(sq),
+            None => {
+                let last = if mover == Colour::White { targets.msb() } else { targets.lsb() };
+                geo.offset(last, 0, mover.sign()).filter(|&sq| theirs.has(sq))
+            }
         };
-        let p = self.board[victim];
-        let one_file = targets.into_iter().all(|s| geo.file(s) == geo.file(victim));
-        if p == 0 || code_colour(p) != mover || !self.variant.ep_types.contains(code_type(p)) || !one_file {
-            return;
-        }
+        let Some(victim) = victim else { return };
         // A square the mover leapt over may be occupied; it is no target.
         self.ep = self.capturable_ep(targets & !self.occupied());
         self.ep_victim = victim;
@@ -187,6 +236,7 @@ impl Position {
     fn capturable_ep(&self, targets: Bitboard) -> Bitboard {
         let v = &*self.variant;
         let us = self.side;
+        let targets = targets & v.rules.en_passant_region[us];
         let mut reach = Bitboard::EMPTY;
         for t in v.ep_types {
             for sq in self.by_type[t] & self.by_colour[us] {
@@ -202,9 +252,12 @@ impl Position {
     fn compute_key(&self) -> u64 {
         let z = &self.variant.zobrist;
         let mut k = 0;
-        for sq in self.occupied() {
+        for sq in self.men() {
             let p = self.board[sq];
             k ^= z.piece(code_colour(p), code_type(p), sq);
+        }
+        for sq in self.walls {
+            k ^= z.wall(sq);
         }
         for i in 0..4 {
             if self.castling >> i & 1 != 0 {
@@ -217,6 +270,9 @@ impl Position {
         if self.side == Colour::Black {
             k ^= z.side;
         }
+        if self.variant.rules.checks > 0 {
+            k ^= z.checks(Colour::White, self.checks[0]) ^ z.checks(Colour::Black, self.checks[1]);
+        }
         k
     }
 
@@ -224,25 +280,59 @@ impl Position {
         let v = &*self.variant;
         let geo = v.geometry;
         let mut s = crate::setup::placement_text(&geo, |sq| {
+            if self.walls.has(sq) {
+                return Some('*');
+            }
             let p = self.board[sq];
             (p != 0).then(|| v.letter(code_colour(p), code_type(p)))
         });
-        s.push_str(&crate::setup::side_and_castling(self.side, self.castling));
+        s.push_str(&crate::setup::side_and_rights(self.side, &self.castling_text()));
         if self.ep.is_empty() {
             s.push('-');
         }
-        // The reader finds the victim one square beyond the last target, so the squares from
-        // a capturable target up to the victim are printed too (`h3h4` after h2-h5 when only
-        // h3 can be taken on; `h3` alone would name a pawn on h4).
+        // Every square passed over is listed (RULES.md), as the reader takes the victim to be
+        // the piece just beyond the last target on its file; where that does not hold (a step
+        // not straight ahead), the victim's square is listed too, as Fairy-Stockfish reads it.
         let mut printed = self.ep;
         for sq in self.ep {
-            printed |= self.passed_squares(sq, self.ep_victim);
+            printed |= geo.between(sq, self.ep_victim);
+        }
+        if self.ep.non_empty() {
+            let mover = !self.side;
+            let last = if mover == Colour::White { printed.msb() } else { printed.lsb() };
+            if geo.offset(last, 0, mover.sign()) != Some(self.ep_victim) {
+                printed.set(self.ep_victim);
+            }
         }
         for sq in printed {
             s += &geo.name(sq);
         }
+        if v.rules.checks > 0 {
+            s += &format!(" {}+{}", self.checks[0], self.checks[1]);
+        }
         s += &format!(" {} {}", self.halfmove, self.fullmove);
         s
+    }
+
+    /// The castling field: `KQkq`, or in Chess960 the rooks' files, kingside first.
+    fn castling_text(&self) -> String {
+        let chess960 = self.variant.castling.as_ref().is_some_and(|c| c.chess960);
+        let geo = self.variant.geometry;
+        (0..4)
+            .filter(|r| self.castling >> r & 1 != 0)
+            .map(|r| {
+                let white = r < 2;
+                let l = match chess960 {
+                    true => (b'a' + geo.file(self.castle_rooks[r]) as u8) as char,
+                    false => ['k', 'q'][r % 2],
+                };
+                if white {
+                    l.to_ascii_uppercase()
+                } else {
+                    l
+                }
+            })
+            .collect()
     }
 
     #[inline(always)]
@@ -263,21 +353,31 @@ impl Position {
         self.key ^= self.variant.zobrist.piece(colour, ty, sq);
     }
 
-    /// (king, king destination, rook, rook destination) of castling right `right`, if both
-    /// destinations are on the board.
-    pub(crate) fn castle_squares(&self, right: usize, king_ty: PieceType) -> Option<(Square, Square, Square, Square)> {
+    /// The squares of castling right `right`, if it is held and both destinations are on the
+    /// board.
+    #[inline(always)]
+    pub(crate) fn castle_path(&self, right: usize) -> Option<&CastlePath> {
+        self.castle_paths[right].as_ref()
+    }
+
+    /// Castling right `right`'s squares, its king and rook on their squares.
+    fn compute_castle_path(&self, right: usize) -> Option<CastlePath> {
         let v = &*self.variant;
         let geo = v.geometry;
-        let king = self.castle_kings[right / 2];
-        let rook = self.castle_rooks[right];
-        let dir: i32 = if rook > king { 1 } else { -1 };
-        let steps = v.piece(king_ty).moves.castling? as i32;
-        let king_to = geo.offset(king, dir * steps, 0)?;
-        let rook_to = match v.castling.as_ref()?.rook_moves {
+        let (king, rook) = (self.castle_kings[right / 2], self.castle_rooks[right]);
+        let dir: i32 = if right.is_multiple_of(2) { 1 } else { -1 };
+        let c = v.castling.as_ref()?;
+        let king_to = match c.king_files[right % 2] {
+            Some(f) => geo.square(f, geo.rank(king)),
+            None => geo.offset(king, dir * v.piece(code_type(self.board[king])).moves.castling? as i32, 0)?,
+        };
+        let rook_to = match c.rook_moves {
             Some(n) => geo.offset(rook, -dir * n as i32, 0)?,
             None => geo.offset(king_to, -dir, 0)?,
         };
-        Some((king, king_to, rook, rook_to))
+        let ends = Bitboard::square(king) | Bitboard::square(rook);
+        let empty = (geo.span(king, rook) | geo.span(king, king_to) | geo.span(rook, rook_to)) & !ends;
+        Some(CastlePath { king, king_to, rook, rook_to, empty, king_path: geo.span(king, king_to) })
     }
 
     pub fn make(&mut self, m: Move) {
@@ -296,6 +396,9 @@ impl Position {
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
             key: self.key,
+            checks: self.checks,
+            checked: false,
+            old_wall: 0,
         });
         let z = &self.variant.zobrist;
         let mut key = self.key;
@@ -305,13 +408,21 @@ impl Position {
         self.key = key;
         self.ep = Bitboard::EMPTY;
         if kind == MoveKind::Castle {
-            let right = castling_right(us, from, to);
-            let (king, king_to, rook, rook_to) = self.castle_squares(right, ty).expect("generated castling");
+            let right = castling_right(us, m);
+            let &CastlePath { king, king_to, rook, rook_to, .. } = self.castle_path(right).expect("generated castling");
             let rook_ty = code_type(self.board[rook]);
             self.remove(king);
             self.remove(rook);
             self.put(king_to, us, ty);
             self.put(rook_to, us, rook_ty);
+            // Opposite castling: the opponent may not castle on this side any more.
+            if self.variant.castling.as_ref().is_some_and(|c| c.opposite) {
+                let theirs = right ^ 2;
+                if self.castling >> theirs & 1 != 0 {
+                    self.castling &= !(1 << theirs);
+                    self.key ^= self.variant.zobrist.castling[theirs];
+                }
+            }
         } else {
             if captured != 0 {
                 self.remove(capture_sq);
@@ -340,13 +451,12 @@ impl Position {
         }
         self.side = !us;
         self.key ^= v.zobrist.side;
-        // E.p. targets only from a step straight forward: the FEN names the victim as the
-        // piece one square beyond the last target, so that is all it can describe.
-        let geo = v.geometry;
-        let forward = geo.file(from) == geo.file(to) && (geo.rank(to) > geo.rank(from)) == (us == Colour::White);
-        if v.ep_types.contains(ty) && kind == MoveKind::Normal && captured == 0 && forward {
-            let passed = self.passed_squares(from, to) & !self.occupied();
-            if passed.non_empty() {
+        // A move that only an initial (`i`) move makes leaves the squares it passed over for
+        // en passant (those an enemy piece could capture onto), its piece the victim.
+        if !v.ep_types.is_empty() && kind == MoveKind::Normal && captured == 0 && v.initial[us][ty].has(from) {
+            let passed = v.geometry.between(from, to) & !self.occupied();
+            let before = (self.occupied() & !Bitboard::square(to)) | Bitboard::square(from);
+            if passed.non_empty() && !v.moves[us][ty].targets(&v.rays, from, before).0.has(to) {
                 let ep = self.capturable_ep(passed);
                 if ep.non_empty() {
                     self.ep = ep;
@@ -357,22 +467,41 @@ impl Position {
                 }
             }
         }
-    }
-
-    /// Squares strictly between two squares on one file, rank or diagonal.
-    fn passed_squares(&self, from: Square, to: Square) -> Bitboard {
-        let geo = self.variant.geometry;
-        let (df, dr) = (geo.file(to) as i32 - geo.file(from) as i32, geo.rank(to) as i32 - geo.rank(from) as i32);
-        let n = df.abs().max(dr.abs());
-        if n < 2 || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
-            return Bitboard::EMPTY;
+        // The wall placed with the move; a duck leaves its old square.
+        if let Some(wall) = m.wall() {
+            let z = &self.variant.zobrist;
+            if self.variant.rules.walling == Some(crate::variant::Walling::Duck) {
+                if let Some(old) = self.walls.into_iter().next() {
+                    self.walls.clear(old);
+                    self.key ^= z.wall(old);
+                    self.history.last_mut().expect("pushed above").old_wall = old.index() as u8 + 1;
+                }
+            }
+            self.walls.set(wall);
+            self.key ^= z.wall(wall);
         }
-        (1..n).map(|k| geo.offset(from, df.signum() * k, dr.signum() * k).unwrap()).collect()
+        // n-check counts the checks given; perpetual check looks back at them.
+        let rules = &self.variant.rules;
+        if rules.checks > 0 || rules.perpetual_check {
+            let checked = self.in_check();
+            self.history.last_mut().expect("pushed above").checked = checked;
+            if checked && rules.checks > 0 && self.checks[us] > 0 {
+                let z = &self.variant.zobrist;
+                self.key ^= z.checks(us, self.checks[us]) ^ z.checks(us, self.checks[us] - 1);
+                self.checks[us] -= 1;
+            }
+        }
     }
 
     pub fn unmake(&mut self) {
         let u = self.history.pop().expect("unmake without make");
         let m = u.mv;
+        if let Some(wall) = m.wall() {
+            self.walls.clear(wall);
+            if u.old_wall != 0 {
+                self.walls.set(Square::new(u.old_wall as usize - 1));
+            }
+        }
         let (from, to) = (m.from(), m.to());
         self.side = !self.side;
         let us = self.side;
@@ -380,9 +509,9 @@ impl Position {
             self.fullmove -= 1;
         }
         if m.kind() == MoveKind::Castle {
-            let right = castling_right(us, from, to);
             self.castling = u.castling;
-            let (king, king_to, rook, rook_to) = self.castle_squares(right, code_type(u.moved)).expect("made castling");
+            let &CastlePath { king, king_to, rook, rook_to, .. } =
+                self.castle_path(castling_right(us, m)).expect("made castling");
             let rook_ty = code_type(self.board[rook_to]);
             self.remove(king_to);
             self.remove(rook_to);
@@ -401,6 +530,7 @@ impl Position {
         self.ep_victim = u.ep_victim;
         self.halfmove = u.halfmove;
         self.key = u.key;
+        self.checks = u.checks;
     }
 
     /// Passes the move (for null-move pruning); undone by `unmake_null`.
@@ -414,6 +544,9 @@ impl Position {
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
             key: self.key,
+            checks: self.checks,
+            checked: false,
+            old_wall: 0,
         });
         for sq in self.ep {
             self.key ^= self.variant.zobrist.en_passant[sq];
@@ -446,7 +579,13 @@ impl Position {
         self.key
     }
     #[inline(always)]
+    /// The squares that block: every piece, and the walls.
     pub fn occupied(&self) -> Bitboard {
+        self.men() | self.walls
+    }
+    /// The pieces of both sides.
+    #[inline(always)]
+    pub fn men(&self) -> Bitboard {
         self.by_colour[0] | self.by_colour[1]
     }
     #[inline(always)]
@@ -512,6 +651,18 @@ impl Position {
         let back = (self.halfmove as usize).min(n);
         (2..=back).step_by(2).filter(|&i| self.history[n - i].key == self.key).count()
     }
+    /// For the last earlier occurrence of this position (same side, rights and e.p.), whether
+    /// each move since left the opponent in check, the last move first (so the side not to
+    /// move made the even ones). Empty if it did not occur before since the last capture or
+    /// pawn move.
+    pub fn repetition_cycle(&self) -> Vec<bool> {
+        let n = self.history.len();
+        let back = (self.halfmove as usize).min(n);
+        match (2..=back).step_by(2).find(|&i| self.history[n - i].key == self.key) {
+            Some(i) => self.history[n - i..].iter().rev().map(|u| u.checked).collect(),
+            None => Vec::new(),
+        }
+    }
     /// Drops the move history (keeps the position); bounds memory in long games.
     pub fn clear_history(&mut self) {
         self.history.clear();
@@ -527,36 +678,38 @@ impl Position {
         }
     }
 
-    /// The move in UCI notation: from, to, promotion letter (lower case).
+    /// The move in UCI notation: from, to, promotion letter (lower case) or `+`; castling as
+    /// the king's move, or as the king taking its rook in Chess960 and where the king's move
+    /// is one step, which a plain king move could also be (as Fairy-Stockfish writes it).
     pub fn move_to_uci(&self, m: Move) -> String {
-        self.variant.move_to_uci(m)
+        let geo = self.variant.geometry;
+        let one_step = geo.file(m.from()).abs_diff(geo.file(m.to())) <= 1;
+        match self.castle_rook(m) {
+            Some(rook) if one_step || self.variant.castling.as_ref().is_some_and(|c| c.chess960) => {
+                geo.name(m.from()) + &geo.name(rook)
+            }
+            _ => self.variant.move_to_uci(m),
+        }
     }
 
-    /// Finds the legal move written in UCI notation: from, to, and a promotion's lower-case
-    /// letter.
+    /// The rook a castling move of the side to move goes with.
+    pub fn castle_rook(&self, m: Move) -> Option<Square> {
+        (m.kind() == MoveKind::Castle).then(|| self.castle_rooks[castling_right(self.side, m)])
+    }
+
+    /// Finds the legal move written in UCI notation, as `move_to_uci` writes it.
     pub fn parse_uci(&self, text: &str) -> Result<Move, MoveError> {
-        let illegal = || MoveError::Illegal { text: text.to_string(), fen: self.to_fen() };
-        let geo = self.variant.geometry;
-        let (from, used) = geo.parse_prefix(text).ok_or_else(illegal)?;
-        let (to, more) = geo.parse_prefix(&text[used..]).ok_or_else(illegal)?;
-        let promotion = match &text[used + more..] {
-            "" => None,
-            l => {
-                let mut chars = l.chars();
-                match (chars.next(), chars.next()) {
-                    (Some(c), None) if c.is_ascii_lowercase() => Some(self.variant.piece_type(c).ok_or_else(illegal)?),
-                    _ => return Err(illegal()),
-                }
-            }
-        };
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
-        moves.into_iter().find(|m| m.from() == from && m.to() == to && m.promoted() == promotion).ok_or_else(illegal)
+        moves
+            .into_iter()
+            .find(|&m| self.move_to_uci(m) == text)
+            .ok_or_else(|| MoveError::Illegal { text: text.to_string(), fen: self.to_fen() })
     }
 }
 
 /// The castling right a castling move of `colour` uses: `2 * colour`, plus one towards the a-file.
 #[inline(always)]
-pub(crate) fn castling_right(colour: Colour, from: Square, to: Square) -> usize {
-    2 * colour.index() + usize::from(to < from)
+pub(crate) fn castling_right(colour: Colour, m: Move) -> usize {
+    2 * colour.index() + usize::from(m.queen_side())
 }

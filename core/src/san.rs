@@ -8,12 +8,21 @@ use crate::position::Position;
 use crate::types::Square;
 
 impl Position {
-    /// SAN without the check suffix.
+    /// SAN without the check suffix; a wall placed with the move follows a comma
+    /// (Fairy-Stockfish's `e4,e5`).
     fn san_body(&self, m: Move, legal: &[Move]) -> String {
+        let mut s = self.san_move(m, legal);
+        if let Some(wall) = m.wall() {
+            s = s + "," + &self.variant.geometry.name(wall);
+        }
+        s
+    }
+
+    fn san_move(&self, m: Move, legal: &[Move]) -> String {
         let v = &*self.variant;
         let geo = v.geometry;
         if m.kind() == MoveKind::Castle {
-            return if m.to() > m.from() { "O-O".into() } else { "O-O-O".into() };
+            return if m.queen_side() { "O-O-O".into() } else { "O-O".into() };
         }
         let (_, ty) = self.piece_at(m.from()).expect("a piece moves");
         let capture = self.is_capture(m);

@@ -16,30 +16,69 @@ pub struct Placed {
     pub ty: PieceType,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Setup {
     pub pieces: Vec<Placed>,
+    /// Wall squares (`*`): no piece of either side, never entered.
+    pub walls: Bitboard,
     pub side: Colour,
     /// Castling rights asked for: bit `2 * colour + (0 king side, 1 queen side)`.
     pub castling: u8,
+    /// Rights named by their rook's file (`HAha`, Chess960's way): (colour, file).
+    pub castling_files: Vec<(Colour, usize)>,
     /// The en-passant field's squares, as written.
     pub en_passant: Bitboard,
+    /// The check counters of n-check: checks still to give, White's then Black's (`3+3`).
+    pub checks: Option<[u8; 2]>,
     pub halfmove: u32,
     pub fullmove: u32,
 }
 
-/// Reads a placement field; `letters` are the variant's lower-case piece letters.
-pub fn parse_placement(geo: &Geometry, letters: &[char], text: &str) -> Result<Vec<Placed>, PlacementError> {
+/// How a FEN names a variant's pieces: each type's lower-case letter, and what `+X` stands for
+/// (the type that X's piece becomes by its shogi-style promotion).
+#[derive(Clone, Copy)]
+pub struct Letters<'a> {
+    pub letters: &'a [char],
+    pub promoted: &'a [Option<PieceType>],
+    /// Castling rights may name their rooks' files (`HAha`), as in Chess960.
+    pub castling_files: bool,
+}
+
+impl Letters<'_> {
+    fn of(&self, c: char) -> Option<PieceType> {
+        let l = c.to_ascii_lowercase();
+        self.letters.iter().position(|&x| c.is_ascii_alphabetic() && x == l).map(PieceType::new)
+    }
+}
+
+/// Reads a placement field: the pieces, and the walls (`*`).
+pub fn parse_placement(
+    geo: &Geometry,
+    letters: Letters,
+    text: &str,
+) -> Result<(Vec<Placed>, Bitboard), PlacementError> {
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != geo.ranks {
         return Err(PlacementError::Ranks { text: text.into(), found: rows.len(), expected: geo.ranks });
     }
     let mut out = Vec::new();
+    let mut walls = Bitboard::EMPTY;
     for (i, row) in rows.iter().enumerate() {
         let rank = geo.ranks - 1 - i;
         let mut file = 0usize;
         let mut chars = row.chars().peekable();
-        while let Some(c) = chars.next() {
+        while let Some(mut c) = chars.next() {
+            let not_a_letter = |c: char| PlacementError::NotALetter {
+                rank: rank + 1,
+                row: row.to_string(),
+                letter: c,
+                letters: letters.letters.iter().collect(),
+            };
+            // `+X`: the piece X becomes by a shogi-style promotion.
+            let promoted = c == '+';
+            if promoted {
+                c = chars.next().ok_or(not_a_letter('+'))?;
+            }
             if let Some(d) = c.to_digit(10) {
                 let mut n = d as usize;
                 while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
@@ -53,20 +92,23 @@ pub fn parse_placement(geo: &Geometry, letters: &[char], text: &str) -> Result<V
                     return Err(PlacementError::EmptyRun { rank: rank + 1, row: row.to_string() });
                 }
                 file += n;
-            } else if let Some(t) = letters.iter().position(|&l| c.is_ascii_alphabetic() && l == c.to_ascii_lowercase())
-            {
+            } else if c == '*' && !promoted {
+                if file < geo.files {
+                    walls.set(geo.square(file, rank));
+                }
+                file += 1;
+            } else if let Some(t) = letters.of(c) {
+                let ty = match promoted {
+                    true => letters.promoted[t.index()].ok_or(not_a_letter(c))?,
+                    false => t,
+                };
                 if file < geo.files {
                     let colour = if c.is_ascii_lowercase() { Colour::Black } else { Colour::White };
-                    out.push(Placed { square: geo.square(file, rank), colour, ty: PieceType::new(t) });
+                    out.push(Placed { square: geo.square(file, rank), colour, ty });
                 }
                 file += 1;
             } else {
-                return Err(PlacementError::NotALetter {
-                    rank: rank + 1,
-                    row: row.to_string(),
-                    letter: c,
-                    letters: letters.iter().collect(),
-                });
+                return Err(not_a_letter(c));
             }
             if file > geo.files {
                 break;
@@ -81,7 +123,7 @@ pub fn parse_placement(geo: &Geometry, letters: &[char], text: &str) -> Result<V
             });
         }
     }
-    Ok(out)
+    Ok((out, walls))
 }
 
 /// The placement field of a board whose squares hold `letter(sq)`.
@@ -110,26 +152,26 @@ pub fn placement_text(geo: &Geometry, letter: impl Fn(Square) -> Option<char>) -
     s
 }
 
-/// The side-to-move and castling fields, with the spaces around them.
-/// ` w KQkq ` (the spaces around it included).
+/// The side-to-move and castling fields, with the spaces around them: ` w KQkq `.
 pub fn side_and_castling(side: Colour, castling: u8) -> String {
-    let mut s = String::from(if side == Colour::White { " w " } else { " b " });
-    if castling == 0 {
-        s.push('-');
-    }
-    for (i, c) in ['K', 'Q', 'k', 'q'].iter().enumerate() {
-        if castling >> i & 1 != 0 {
-            s.push(*c);
-        }
-    }
-    s.push(' ');
-    s
+    let rights: String =
+        ['K', 'Q', 'k', 'q'].iter().enumerate().filter(|(i, _)| castling >> i & 1 != 0).map(|(_, c)| *c).collect();
+    side_and_rights(side, &rights)
+}
+
+/// The side-to-move field and a castling field already written (`-` when empty).
+pub fn side_and_rights(side: Colour, rights: &str) -> String {
+    let side = if side == Colour::White { "w" } else { "b" };
+    format!(" {side} {} ", if rights.is_empty() { "-" } else { rights })
 }
 
 impl Setup {
     /// The FEN of this setup; `letters` are the variant's lower-case piece letters.
     pub fn to_fen(&self, geo: &Geometry, letters: &[char]) -> String {
         let mut s = placement_text(geo, |sq| {
+            if self.walls.has(sq) {
+                return Some('*');
+            }
             self.pieces.iter().find(|p| p.square == sq).map(|p| {
                 if p.colour == Colour::White {
                     letters[p.ty].to_ascii_uppercase()
@@ -138,64 +180,123 @@ impl Setup {
                 }
             })
         });
-        s += &side_and_castling(self.side, self.castling);
+        let files = self.castling_files.iter().map(|&(c, f)| {
+            let l = (b'a' + f as u8) as char;
+            if c == Colour::White {
+                l.to_ascii_uppercase()
+            } else {
+                l
+            }
+        });
+        let rights: String = ['K', 'Q', 'k', 'q']
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.castling >> i & 1 != 0)
+            .map(|(_, c)| *c)
+            .chain(files)
+            .collect();
+        s += &side_and_rights(self.side, &rights);
         if self.en_passant.is_empty() {
             s.push('-');
         }
         for sq in self.en_passant {
             s += &geo.name(sq);
         }
+        if let Some([w, b]) = self.checks {
+            s += &format!(" {w}+{b}");
+        }
         s + &format!(" {} {}", self.halfmove, self.fullmove)
     }
 
-    /// Reads a FEN: placement, then side, castling, en passant and the two counters, each of
-    /// which may be left out (`w - - 0 1`).
-    pub fn parse(geo: &Geometry, letters: &[char], fen: &str) -> Result<Setup, FenError> {
+    /// Reads a FEN: placement, then side, castling, en passant, n-check's counters and the two
+    /// clocks, each of which may be left out (`w - - 0 1`), as Fairy-Stockfish reads them: a
+    /// number where castling or en passant would be starts the counters, and check counters
+    /// may also come after the clocks as Lichess writes them (`+1+0`, checks given: `given`
+    /// turns them into checks left, from the variant's number).
+    pub fn parse(geo: &Geometry, letters: Letters, fen: &str, checks_to_win: u8) -> Result<Setup, FenError> {
         let err = |kind: FenErrorKind| FenError { fen: fen.to_string(), kind };
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
             return Err(err(FenErrorKind::Empty));
         }
-        if fields.len() > 6 {
+        if fields.len() > 7 {
             return Err(err(FenErrorKind::TooManyFields(fields.len())));
         }
-        let pieces = parse_placement(geo, letters, fields[0]).map_err(|e| err(e.into()))?;
+        let (pieces, walls) = parse_placement(geo, letters, fields[0]).map_err(|e| err(e.into()))?;
         let side = match fields.get(1).copied().unwrap_or("w") {
             "w" => Colour::White,
             "b" => Colour::Black,
             s => return Err(err(FenErrorKind::SideToMove(s.into()))),
         };
-        let mut castling = 0;
-        let rights = fields.get(2).copied().unwrap_or("-");
-        if rights != "-" {
-            for letter in rights.chars() {
-                let bit = match letter {
-                    'K' => 0,
-                    'Q' => 1,
-                    'k' => 2,
-                    'q' => 3,
-                    _ => return Err(err(FenErrorKind::Castling { letter, field: rights.into() })),
-                };
-                castling |= 1 << bit;
+        let mut setup = Setup { pieces, walls, side, fullmove: 1, ..Default::default() };
+        let mut rest = fields.iter().skip(2).copied().peekable();
+        let numeric = |f: &str| {
+            f.starts_with(|c: char| c.is_ascii_digit() || c == '+') && f.chars().all(|c| c.is_ascii_digit() || c == '+')
+        };
+        if let Some(rights) = rest.next_if(|f| !numeric(f)) {
+            setup
+                .read_castling(geo, rights, letters.castling_files)
+                .map_err(|letter| err(FenErrorKind::Castling { letter, field: rights.into() }))?;
+        }
+        if let Some(ep) = rest.next_if(|f| !numeric(f)) {
+            let mut text = if ep == "-" { "" } else { ep };
+            while !text.is_empty() {
+                let (sq, used) = geo.parse_prefix(text).ok_or_else(|| err(FenErrorKind::EnPassant(ep.into())))?;
+                setup.en_passant.set(sq);
+                text = &text[used..];
             }
         }
-        let ep = fields.get(3).copied().unwrap_or("-");
-        let mut en_passant = Bitboard::EMPTY;
-        let mut rest = if ep == "-" { "" } else { ep };
-        while !rest.is_empty() {
-            let (sq, used) = geo.parse_prefix(rest).ok_or_else(|| err(FenErrorKind::EnPassant(ep.into())))?;
-            en_passant.set(sq);
-            rest = &rest[used..];
+        let counters = |f: &str| -> Option<[u8; 2]> {
+            let (w, b) = f.trim_start_matches('+').split_once('+')?;
+            Some([w.parse().ok()?, b.parse().ok()?])
+        };
+        if let Some(c) = rest.peek().and_then(|f| (!f.starts_with('+')).then(|| counters(f)).flatten()) {
+            setup.checks = Some(c);
+            rest.next();
         }
-        let halfmove = match fields.get(4) {
-            Some(h) => h.parse().map_err(|_| err(FenErrorKind::Halfmove(h.to_string())))?,
-            None => 0,
-        };
-        let fullmove = match fields.get(5) {
-            Some(f) => f.parse::<u32>().map_err(|_| err(FenErrorKind::Fullmove(f.to_string())))?.max(1),
-            None => 1,
-        };
-        Ok(Setup { pieces, side, castling, en_passant, halfmove, fullmove })
+        let mut clocks = Vec::new();
+        for f in rest {
+            match (f.starts_with('+'), counters(f)) {
+                // Lichess: checks given, after the clocks.
+                (true, Some([w, b])) => {
+                    setup.checks = Some([checks_to_win.saturating_sub(w), checks_to_win.saturating_sub(b)])
+                }
+                _ => clocks.push(f),
+            }
+        }
+        match clocks.as_slice() {
+            [] => {}
+            [h] | [h, _] => setup.halfmove = h.parse().map_err(|_| err(FenErrorKind::Halfmove(h.to_string())))?,
+            _ => return Err(err(FenErrorKind::TooManyFields(fields.len()))),
+        }
+        if let [_, f] = clocks.as_slice() {
+            setup.fullmove = f.parse::<u32>().map_err(|_| err(FenErrorKind::Fullmove(f.to_string())))?.max(1);
+        }
+        Ok(setup)
+    }
+
+    /// Reads a castling field: `KQkq`, rooks' files (`HAha`), or `-`; a bad letter is returned.
+    fn read_castling(&mut self, geo: &Geometry, rights: &str, files: bool) -> Result<(), char> {
+        if rights == "-" {
+            return Ok(());
+        }
+        for letter in rights.chars() {
+            match letter {
+                'K' => self.castling |= 1,
+                'Q' => self.castling |= 2,
+                'k' => self.castling |= 4,
+                'q' => self.castling |= 8,
+                l if files
+                    && l.is_ascii_alphabetic()
+                    && ((l.to_ascii_lowercase() as u8 - b'a') as usize) < geo.files =>
+                {
+                    let colour = if l.is_ascii_uppercase() { Colour::White } else { Colour::Black };
+                    self.castling_files.push((colour, (l.to_ascii_lowercase() as u8 - b'a') as usize));
+                }
+                l => return Err(l),
+            }
+        }
+        Ok(())
     }
 }
 
@@ -210,10 +311,14 @@ impl Setup {
                 .iter()
                 .map(|&p| Placed { square: geo.mirror(p.square), colour: !p.colour, ..p })
                 .collect(),
+            walls: self.walls.map(|sq| geo.mirror(sq)).collect(),
             side: !self.side,
             castling: (self.castling >> 2) | ((self.castling & 3) << 2),
+            castling_files: self.castling_files.iter().map(|&(c, f)| (!c, f)).collect(),
             en_passant: self.en_passant.map(|sq| geo.mirror(sq)).collect(),
-            ..*self
+            checks: self.checks.map(|[w, b]| [b, w]),
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
         }
     }
 

@@ -21,6 +21,64 @@ impl<T> Located<T> {
     }
 }
 
+/// A value for both colours (squares given in White's view, mirrored for Black), or one for
+/// each (`{ white = ..., black = ... }`, each as it is).
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(untagged)]
+pub enum PerColour<T> {
+    Both(T),
+    Each { white: T, black: T },
+}
+
+/// Moves a piece has only while it stands on some squares (the xiangqi soldier across the
+/// river).
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MovesFromSpec {
+    pub squares: PerColour<String>,
+    pub betza: String,
+}
+
+/// `[rules] extinction`: a side that runs out of some pieces.
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ExtinctionSpec {
+    pub types: String,
+    pub count: Option<u32>,
+    pub opponent_count: Option<u32>,
+    pub value: Option<String>,
+    pub claim: Option<bool>,
+}
+
+/// `[rules] flag`: pieces that win by reaching a region.
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FlagSpec {
+    pub piece: Option<PerColour<String>>,
+    pub region: PerColour<String>,
+    pub count: Option<u32>,
+    #[serde(rename = "move")]
+    pub flag_move: Option<bool>,
+    pub safe: Option<bool>,
+    pub blocked: Option<bool>,
+}
+
+/// `[rules] pseudo_royal`: pieces a side may not leave attacked while it has few of them.
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PseudoRoyalSpec {
+    pub types: String,
+    pub count: Option<u32>,
+}
+
+/// `[castling] rook_files`: where the search for each side's rook starts.
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RookFilesSpec {
+    pub king_side: Option<String>,
+    pub queen_side: Option<String>,
+}
+
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
@@ -59,16 +117,24 @@ struct RawPiece {
     value: Option<Spanned<i32>>,
     royal: Option<Spanned<bool>>,
     pawn: Option<Spanned<bool>>,
-    promotes_to: Option<Spanned<String>>,
+    promotes_to: Option<Spanned<PerColour<String>>>,
+    promotes: Option<Spanned<String>>,
     no_same_capture: Option<Spanned<bool>>,
+    region: Option<Spanned<PerColour<String>>>,
+    initial: Option<Spanned<PerColour<String>>>,
+    moves_from: Option<Spanned<MovesFromSpec>>,
 }
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 struct RawPromotion {
     ranks: Option<Spanned<usize>>,
+    region: Option<Spanned<PerColour<String>>>,
     lost_only: Option<Spanned<String>>,
     distinct_colour: Option<Spanned<String>>,
+    optional: Option<Spanned<bool>>,
+    mandatory: Option<Spanned<bool>>,
+    limit: Option<Spanned<BTreeMap<String, u32>>>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -76,17 +142,40 @@ struct RawPromotion {
 struct RawCastling {
     rook: Option<Spanned<String>>,
     rook_moves: Option<Spanned<u32>>,
+    king: Option<Spanned<String>>,
+    king_side: Option<Spanned<String>>,
+    queen_side: Option<Spanned<String>>,
+    rank: Option<Spanned<usize>>,
+    rook_files: Option<Spanned<RookFilesSpec>>,
+    chess960: Option<Spanned<bool>>,
+    opposite: Option<Spanned<bool>>,
 }
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 struct RawRules {
     stalemate: Option<Spanned<String>>,
+    stalemate_count: Option<Spanned<bool>>,
+    checkmate: Option<Spanned<String>>,
     bare_king: Option<Spanned<String>>,
     rumi_opening: Option<Spanned<String>>,
     insufficient_material: Option<Spanned<Vec<String>>>,
     move_rule: Option<Spanned<u32>>,
     repetitions: Option<Spanned<u32>>,
+    repetition_value: Option<Spanned<String>>,
+    perpetual_check: Option<Spanned<bool>>,
+    must_capture: Option<Spanned<bool>>,
+    no_check: Option<Spanned<bool>>,
+    checks: Option<Spanned<u32>>,
+    flying_general: Option<Spanned<bool>>,
+    immobility_illegal: Option<Spanned<bool>>,
+    pseudo_royal: Option<Spanned<PseudoRoyalSpec>>,
+    extinction: Option<Spanned<ExtinctionSpec>>,
+    flag: Option<Spanned<FlagSpec>>,
+    material_counting: Option<Spanned<String>>,
+    en_passant_region: Option<Spanned<PerColour<String>>>,
+    walling: Option<Spanned<String>>,
+    walling_region: Option<Spanned<PerColour<String>>>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -110,8 +199,12 @@ pub struct PieceSpec {
     pub value: L<i32>,
     pub royal: L<bool>,
     pub pawn: L<bool>,
-    pub promotes_to: L<String>,
+    pub promotes_to: L<PerColour<String>>,
+    pub promotes: L<String>,
     pub no_same_capture: L<bool>,
+    pub region: L<PerColour<String>>,
+    pub initial: L<PerColour<String>>,
+    pub moves_from: L<MovesFromSpec>,
 }
 
 impl Default for Located<String> {
@@ -146,16 +239,43 @@ pub struct VariantSpec {
     pub xboard_variant: L<String>,
     pub pieces: Vec<PieceSpec>,
     pub promotion_ranks: L<usize>,
+    pub promotion_region: L<PerColour<String>>,
     pub lost_only: L<String>,
     pub distinct_colour: L<String>,
+    pub promotion_optional: L<bool>,
+    pub promotion_mandatory: L<bool>,
+    pub promotion_limit: L<BTreeMap<String, u32>>,
     pub castling_rook: L<String>,
     pub castling_rook_moves: L<u32>,
+    pub castling_king: L<String>,
+    pub castling_king_side: L<String>,
+    pub castling_queen_side: L<String>,
+    pub castling_rank: L<usize>,
+    pub castling_rook_files: L<RookFilesSpec>,
+    pub castling_960: L<bool>,
+    pub castling_opposite: L<bool>,
     pub stalemate: L<String>,
+    pub stalemate_count: L<bool>,
+    pub checkmate: L<String>,
     pub bare_king: L<String>,
     pub rumi_opening: L<String>,
     pub insufficient_material: L<Vec<String>>,
     pub move_rule: L<u32>,
     pub repetitions: L<u32>,
+    pub repetition_value: L<String>,
+    pub perpetual_check: L<bool>,
+    pub must_capture: L<bool>,
+    pub no_check: L<bool>,
+    pub checks: L<u32>,
+    pub flying_general: L<bool>,
+    pub immobility_illegal: L<bool>,
+    pub pseudo_royal: L<PseudoRoyalSpec>,
+    pub extinction: L<ExtinctionSpec>,
+    pub flag: L<FlagSpec>,
+    pub material_counting: L<String>,
+    pub en_passant_region: L<PerColour<String>>,
+    pub walling: L<String>,
+    pub walling_region: L<PerColour<String>>,
     pub opening_moves: Option<Vec<OpeningSpec>>,
     pub opening_plies: L<u32>,
     pub opening_margin: L<i32>,
@@ -222,25 +342,56 @@ pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<
             royal: r.loc(p.royal),
             pawn: r.loc(p.pawn),
             promotes_to: r.loc(p.promotes_to),
+            promotes: r.loc(p.promotes),
             no_same_capture: r.loc(p.no_same_capture),
+            region: r.loc(p.region),
+            initial: r.loc(p.initial),
+            moves_from: r.loc(p.moves_from),
         });
     }
     if let Some(p) = raw.promotion {
         spec.promotion_ranks = r.loc(p.ranks);
+        spec.promotion_region = r.loc(p.region);
         spec.lost_only = r.loc(p.lost_only);
         spec.distinct_colour = r.loc(p.distinct_colour);
+        spec.promotion_optional = r.loc(p.optional);
+        spec.promotion_mandatory = r.loc(p.mandatory);
+        spec.promotion_limit = r.loc(p.limit);
     }
     if let Some(c) = raw.castling {
         spec.castling_rook = r.loc(c.rook);
         spec.castling_rook_moves = r.loc(c.rook_moves);
+        spec.castling_king = r.loc(c.king);
+        spec.castling_king_side = r.loc(c.king_side);
+        spec.castling_queen_side = r.loc(c.queen_side);
+        spec.castling_rank = r.loc(c.rank);
+        spec.castling_rook_files = r.loc(c.rook_files);
+        spec.castling_960 = r.loc(c.chess960);
+        spec.castling_opposite = r.loc(c.opposite);
     }
     if let Some(x) = raw.rules {
         spec.stalemate = r.loc(x.stalemate);
+        spec.stalemate_count = r.loc(x.stalemate_count);
+        spec.checkmate = r.loc(x.checkmate);
         spec.bare_king = r.loc(x.bare_king);
         spec.rumi_opening = r.loc(x.rumi_opening);
         spec.insufficient_material = r.loc(x.insufficient_material);
         spec.move_rule = r.loc(x.move_rule);
         spec.repetitions = r.loc(x.repetitions);
+        spec.repetition_value = r.loc(x.repetition_value);
+        spec.perpetual_check = r.loc(x.perpetual_check);
+        spec.must_capture = r.loc(x.must_capture);
+        spec.no_check = r.loc(x.no_check);
+        spec.checks = r.loc(x.checks);
+        spec.flying_general = r.loc(x.flying_general);
+        spec.immobility_illegal = r.loc(x.immobility_illegal);
+        spec.pseudo_royal = r.loc(x.pseudo_royal);
+        spec.extinction = r.loc(x.extinction);
+        spec.flag = r.loc(x.flag);
+        spec.material_counting = r.loc(x.material_counting);
+        spec.en_passant_region = r.loc(x.en_passant_region);
+        spec.walling = r.loc(x.walling);
+        spec.walling_region = r.loc(x.walling_region);
     }
     if let Some(o) = raw.openings {
         spec.opening_plies = r.loc(o.plies);
@@ -273,16 +424,43 @@ impl VariantSpec {
         over(&mut self.uci_variant, child.uci_variant);
         over(&mut self.xboard_variant, child.xboard_variant);
         over(&mut self.promotion_ranks, child.promotion_ranks);
+        over(&mut self.promotion_region, child.promotion_region);
         over(&mut self.lost_only, child.lost_only);
         over(&mut self.distinct_colour, child.distinct_colour);
+        over(&mut self.promotion_optional, child.promotion_optional);
+        over(&mut self.promotion_mandatory, child.promotion_mandatory);
+        over(&mut self.promotion_limit, child.promotion_limit);
         over(&mut self.castling_rook, child.castling_rook);
         over(&mut self.castling_rook_moves, child.castling_rook_moves);
+        over(&mut self.castling_king, child.castling_king);
+        over(&mut self.castling_king_side, child.castling_king_side);
+        over(&mut self.castling_queen_side, child.castling_queen_side);
+        over(&mut self.castling_rank, child.castling_rank);
+        over(&mut self.castling_rook_files, child.castling_rook_files);
+        over(&mut self.castling_960, child.castling_960);
+        over(&mut self.castling_opposite, child.castling_opposite);
         over(&mut self.stalemate, child.stalemate);
+        over(&mut self.stalemate_count, child.stalemate_count);
+        over(&mut self.checkmate, child.checkmate);
         over(&mut self.bare_king, child.bare_king);
         over(&mut self.rumi_opening, child.rumi_opening);
         over(&mut self.insufficient_material, child.insufficient_material);
         over(&mut self.move_rule, child.move_rule);
         over(&mut self.repetitions, child.repetitions);
+        over(&mut self.repetition_value, child.repetition_value);
+        over(&mut self.perpetual_check, child.perpetual_check);
+        over(&mut self.must_capture, child.must_capture);
+        over(&mut self.no_check, child.no_check);
+        over(&mut self.checks, child.checks);
+        over(&mut self.flying_general, child.flying_general);
+        over(&mut self.immobility_illegal, child.immobility_illegal);
+        over(&mut self.pseudo_royal, child.pseudo_royal);
+        over(&mut self.extinction, child.extinction);
+        over(&mut self.flag, child.flag);
+        over(&mut self.material_counting, child.material_counting);
+        over(&mut self.en_passant_region, child.en_passant_region);
+        over(&mut self.walling, child.walling);
+        over(&mut self.walling_region, child.walling_region);
         over(&mut self.opening_moves, child.opening_moves);
         over(&mut self.opening_plies, child.opening_plies);
         over(&mut self.opening_margin, child.opening_margin);
@@ -300,7 +478,11 @@ impl VariantSpec {
                     over(&mut b.royal, p.royal);
                     over(&mut b.pawn, p.pawn);
                     over(&mut b.promotes_to, p.promotes_to);
+                    over(&mut b.promotes, p.promotes);
                     over(&mut b.no_same_capture, p.no_same_capture);
+                    over(&mut b.region, p.region);
+                    over(&mut b.initial, p.initial);
+                    over(&mut b.moves_from, p.moves_from);
                 }
                 None => self.pieces.push(p),
             }

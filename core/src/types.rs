@@ -9,9 +9,10 @@ use std::ops::{BitAnd, BitOr, Index, IndexMut, Not};
 /// stores one in four bits).
 pub const MAX_TYPES: usize = 16;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(u8)]
 pub enum Colour {
+    #[default]
     White = 0,
     Black = 1,
 }
@@ -92,6 +93,8 @@ pub struct TypeSet(u32);
 
 impl TypeSet {
     pub const EMPTY: TypeSet = TypeSet(0);
+    /// Every type there can be.
+    pub const ALL: TypeSet = TypeSet(u32::MAX);
 
     #[inline(always)]
     pub const fn single(t: PieceType) -> TypeSet {

@@ -10,6 +10,8 @@ use crate::tables::{MoveSet, PerSquare, Rays};
 use crate::types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
 use crate::zobrist::Zobrist;
 
+include!(concat!(env!("OUT_DIR"), "/fsf_builtins.rs"));
+
 /// The built-in variants, embedded so that nothing needs to be on disk.
 pub const BUILTIN: &[(&str, &str)] = &[
     ("chess", include_str!("../../configs/variants/chess.toml")),
@@ -32,11 +34,25 @@ pub struct PieceDef {
     pub royal: bool,
     /// Pawn-type: its moves reset the move-rule counter.
     pub pawn: bool,
-    pub promotes_to: TypeSet,
+    /// What it becomes on reaching its side's promotion zone, per colour (pawn style).
+    pub promotes_to: [TypeSet; 2],
+    /// It must promote in the zone but has nothing to become: it may not enter the zone.
+    pub promotes_to_nothing: bool,
+    /// What it may become on a move that starts or ends in the zone (shogi style, UCI `+`).
+    pub promotes: Option<PieceType>,
     pub no_same_capture: bool,
+    /// Where it may go (and so attack), per colour: the whole board unless confined.
+    pub region: [Bitboard; 2],
+    /// Moves it has only while standing on these squares (per colour), and their Betza.
+    pub moves_from: Option<([Bitboard; 2], Betza)>,
 }
 
 impl PieceDef {
+    /// Whether reaching the promotion zone promotes (or stops) a piece of side `c`.
+    pub fn promotes_in_zone(&self, c: Colour) -> bool {
+        !self.promotes_to[c].is_empty() || self.promotes_to_nothing
+    }
+
     /// Whether the piece never leaves the colour of its square (a bishop, an alfil, a ferz):
     /// such pieces are worth more in pairs.
     pub fn colour_bound(&self) -> bool {
@@ -45,12 +61,127 @@ impl PieceDef {
     }
 }
 
-/// What a stalemate means for the side that has no move.
+/// The result a rule gives the side it concerns (a stalemated side, a mated one, one whose
+/// pieces are extinct, the side to move in a repetition).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stalemate {
-    Draw,
+pub enum EndValue {
     Loss,
+    Draw,
     Win,
+}
+
+impl EndValue {
+    /// The game's result when this value is side `c`'s.
+    pub fn result_for(self, c: Colour) -> crate::GameResult {
+        match self {
+            EndValue::Loss => crate::GameResult::win_for(!c),
+            EndValue::Draw => crate::GameResult::Draw,
+            EndValue::Win => crate::GameResult::win_for(c),
+        }
+    }
+    /// The value for the other side.
+    pub fn opposite(self) -> EndValue {
+        match self {
+            EndValue::Loss => EndValue::Win,
+            EndValue::Draw => EndValue::Draw,
+            EndValue::Win => EndValue::Loss,
+        }
+    }
+}
+
+/// The rules of a game's end and of legality beyond the pieces' moves (`[rules]`).
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub stalemate: EndValue,
+    /// A stalemate is judged by piece count: equal draws, else the side with fewer pieces gets
+    /// `stalemate`'s value.
+    pub stalemate_count: bool,
+    pub checkmate: EndValue,
+    pub bare_king: BareKing,
+    /// Plies without a capture or pawn move that draw (0: never).
+    pub move_rule: u32,
+    /// Occurrences of a position that end the game (0: never), and what that is for the side to
+    /// move; with `perpetual_check` the side that checked throughout loses instead.
+    pub repetitions: u32,
+    pub repetition_value: EndValue,
+    pub perpetual_check: bool,
+    /// A non-capture is illegal while a legal capture exists.
+    pub must_capture: bool,
+    /// A move that leaves the opponent's royal piece attacked is illegal.
+    pub no_check: bool,
+    /// n-check: the checks a side gives to win (0: no such rule).
+    pub checks: u8,
+    /// The royal pieces may not see each other along an empty file or rank.
+    pub flying_general: bool,
+    /// A plain move that leaves its piece without a move on an empty board is illegal.
+    pub immobility_illegal: bool,
+    pub pseudo_royal: Option<PseudoRoyal>,
+    pub extinction: Option<Extinction>,
+    pub flag: Option<Flag>,
+    /// A wall placed by every move, and where it may go (per colour of the mover).
+    pub walling: Option<Walling>,
+    pub walling_region: [Bitboard; 2],
+    /// Where en-passant captures may land, per colour of the capturer.
+    pub en_passant_region: [Bitboard; 2],
+    pub material_counting: MaterialCounting,
+}
+
+/// Pieces of `types` that a side with at most `count + 1` of a type may leave none attacked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PseudoRoyal {
+    pub types: TypeSet,
+    pub count: u32,
+}
+
+/// A side with at most `count` pieces of a type of `types` (each alone; all its pieces
+/// together when `types` is `None`), while the other has at least `opponent_count` of it (one
+/// more with `claim`, when the side is to move), gets `value`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extinction {
+    pub types: Option<TypeSet>,
+    pub count: u32,
+    pub opponent_count: u32,
+    pub value: EndValue,
+    pub claim: bool,
+}
+
+/// A side wins by bringing `count` of its flag pieces (`None`: any piece) into its region.
+/// `flag_move`: the opponent gets one more move (to reach its own: a draw in racing kings);
+/// `safe`: the pieces must not be attacked there; `blocked`: fewer also win when the rest of
+/// the region is occupied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag {
+    pub pieces: [Option<TypeSet>; 2],
+    pub region: [Bitboard; 2],
+    pub count: u32,
+    pub flag_move: bool,
+    pub safe: bool,
+    pub blocked: bool,
+}
+
+/// What a drawn game becomes by material (Fairy-Stockfish's materialCounting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaterialCounting {
+    None,
+    /// A draw is a win for Black (armageddon) or for White.
+    BlackDrawOdds,
+    WhiteDrawOdds,
+    /// The side with more pieces wins.
+    Unweighted,
+}
+
+/// Where the wall a move places may go (Fairy-Stockfish's walling rules); a move without a
+/// square for its wall is no move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Walling {
+    /// Where the moved piece could go next by a quiet move (amazons).
+    Arrow,
+    /// Any empty square but the old one: the single wall (the duck) moves.
+    Duck,
+    /// The square the piece left.
+    Past,
+    /// Any empty square of `walling_region`.
+    Static,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,9 +211,25 @@ pub struct OpeningMove {
 
 #[derive(Clone, Debug)]
 pub struct Castling {
-    pub rook: PieceType,
+    /// The pieces that castle as the king (`O<n>` in their Betza, or `[castling] king`).
+    pub kings: TypeSet,
+    /// The pieces it castles with.
+    pub rooks: TypeSet,
+    /// The king's destination file on each side (0 towards the last file, 1 towards file a);
+    /// `None`: it moves `O<n>` squares.
+    pub king_files: [Option<usize>; 2],
     /// How far the rook moves towards the king; `None`: it lands beside the king, inside.
     pub rook_moves: Option<u32>,
+    /// The rank castling happens on, from each side's own back rank (0: the first).
+    pub rank: usize,
+    /// Where the search for each side's rook starts (towards the other side); `None`: the
+    /// corner.
+    pub rook_files: [Option<usize>; 2],
+    /// King and rooks may start anywhere on the rank; rights may name rook files; the move is
+    /// written king takes rook.
+    pub chess960: bool,
+    /// Castling on one side removes the opponent's right on that side.
+    pub opposite: bool,
 }
 
 /// Reversed capture tables of one side, for "is this square attacked by that side".
@@ -141,16 +288,19 @@ pub struct Variant {
     pub lost_only: TypeSet,
     pub distinct_colour: TypeSet,
     pub castling: Option<Castling>,
-    pub stalemate: Stalemate,
-    pub bare_king: BareKing,
+    /// Optional pawn-style promotion (the plain move into the zone too), and compulsory
+    /// shogi-style promotion.
+    pub promotion_optional: bool,
+    pub promotion_mandatory: bool,
+    /// Promotion to a type only while the side has fewer than this many of it (0: no limit).
+    pub promotion_limit: [u8; MAX_TYPES],
+    pub rules: Rules,
     pub opening_mode: OpeningMode,
     pub opening_moves: Vec<OpeningMove>,
     /// Drawn material: per pattern, the piece counts of the two sides (either colour).
     pub insufficient: Vec<[[u8; MAX_TYPES]; 2]>,
     /// The most pieces any drawn pattern has (a quick rejection).
     pub insufficient_max_pieces: u32,
-    pub move_rule: u32,
-    pub repetitions: u32,
     /// Played openings (`[openings]`): plies, and the margin in centipawns below the best move.
     pub opening_plies: Option<u32>,
     pub opening_margin: Option<i32>,
@@ -162,7 +312,17 @@ pub struct Variant {
     pub rays: Rays,
     pub moves: [Vec<MoveSet>; 2],
     pub initial_moves: [Vec<MoveSet>; 2],
+    /// The moves of `PieceDef::moves_from`, per colour and type, with their squares.
+    pub region_moves: [Vec<Option<(Bitboard, MoveSet)>>; 2],
     pub attackers: [Attackers; 2],
+    /// Per colour and square, the types that may stand there (`PieceDef::region`).
+    pub can_enter: [[TypeSet; 128]; 2],
+    /// Whether some piece is confined to a region (then `can_enter` is read).
+    pub confined: bool,
+    /// Per colour and type, the squares where a piece has no quiet move on an empty board.
+    pub immobile: [[Bitboard; MAX_TYPES]; 2],
+    /// Whether side `c` has hoppers (a screen can then pin, check and be moved away).
+    pub hoppers: [bool; 2],
     pub royal_types: TypeSet,
     pub pawn_types: TypeSet,
     /// Types whose lame multi-steps leave en-passant targets (those that capture e.p.).
@@ -182,6 +342,16 @@ impl std::fmt::Debug for Variant {
 
 pub fn builtin_names() -> Vec<&'static str> {
     BUILTIN.iter().map(|(n, _)| *n).collect()
+}
+
+/// Whether `name` is a built-in variant's (hoplite's or a shipped Fairy-Stockfish one).
+pub fn is_builtin(name: &str) -> bool {
+    BUILTIN.iter().chain(FSF_BUILTIN).any(|(n, _)| *n == name)
+}
+
+/// The names of Fairy-Stockfish's variants shipped as built-ins (`FSF_BUILTIN`).
+pub fn fsf_builtin_names() -> Vec<&'static str> {
+    FSF_BUILTIN.iter().map(|(n, _)| *n).collect()
 }
 
 impl Variant {
@@ -212,8 +382,14 @@ impl Variant {
     pub fn move_to_uci(&self, m: crate::Move) -> String {
         let geo = self.geometry;
         let mut s = geo.name(m.from()) + &geo.name(m.to());
-        if let Some(t) = m.promoted() {
-            s.push(self.piece(t).letter);
+        match m.promoted() {
+            Some(_) if m.is_plus() => s.push('+'),
+            Some(t) => s.push(self.piece(t).letter),
+            None => {}
+        }
+        // Fairy-Stockfish's gating notation: `,` the piece's square and the wall's.
+        if let Some(wall) = m.wall() {
+            s += &format!(",{}{}", geo.name(m.to()), geo.name(wall));
         }
         s
     }
@@ -225,7 +401,10 @@ impl Variant {
 
     /// Reads a FEN of this variant without checking that it can be played.
     pub fn parse_setup(&self, fen: &str) -> Result<crate::Setup, crate::FenError> {
-        crate::Setup::parse(&self.geometry, &self.letters(), fen)
+        let promoted: Vec<Option<PieceType>> = self.pieces.iter().map(|p| p.promotes).collect();
+        let castling_files = self.castling.as_ref().is_some_and(|c| c.chess960);
+        let letters = crate::setup::Letters { letters: &self.letters(), promoted: &promoted, castling_files };
+        crate::Setup::parse(&self.geometry, letters, fen, self.rules.checks)
     }
 
     /// `fen` with the armies exchanged (`Setup::swap_armies`); not checked, as it is a
@@ -251,7 +430,10 @@ impl Variant {
             None => true,
             Some(p) => {
                 let piece = self.piece(p.ty);
-                p.colour == side && !piece.royal && !piece.pawn && self.castling.as_ref().is_none_or(|k| k.rook != p.ty)
+                p.colour == side
+                    && !piece.royal
+                    && !piece.pawn
+                    && self.castling.as_ref().is_none_or(|k| !k.rooks.contains(p.ty))
             }
         };
         let mut target: Vec<usize> = (0..geo.files).collect();

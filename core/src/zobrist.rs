@@ -36,6 +36,14 @@ impl Zobrist {
             side: next(),
         }
     }
+    /// The key of a wall on `sq`.
+    pub fn wall(&self, sq: crate::types::Square) -> u64 {
+        mix64(self.side ^ (0x1_0000 + sq.index() as u64).wrapping_mul(GOLDEN))
+    }
+    /// The key of side `colour` having `n` checks still to give (n-check).
+    pub fn checks(&self, colour: crate::types::Colour, n: u8) -> u64 {
+        mix64(self.side ^ ((colour.index() as u64) << 8 | n as u64).wrapping_mul(GOLDEN))
+    }
     #[inline(always)]
     pub fn piece(&self, colour: Colour, ty: PieceType, sq: Square) -> u64 {
         self.pieces[(colour.index() * MAX_TYPES + ty.index()) * 128 + sq.index()]

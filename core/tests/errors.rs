@@ -142,8 +142,8 @@ fn fen_bad_piece_letters() {
     says(&e, &["'l' is not a piece letter"]);
     let e = fen_error("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNé w - - 0 1");
     says(&e, &["rank 1", "'é'"]);
-    let e = fen_error("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN* w - - 0 1");
-    says(&e, &["rank 1", "'*'"]);
+    let e = fen_error("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN# w - - 0 1");
+    says(&e, &["rank 1", "'#'"]);
 }
 
 #[test]

@@ -9,13 +9,28 @@ const MAX_NODES: u64 = 2_000_000;
 
 #[test]
 fn every_suite_line_matches_up_to_two_million_nodes() {
-    let mut files: Vec<_> = std::fs::read_dir(SUITES)
-        .expect("data/perft exists")
+    let checked = check_suites(SUITES, 7);
+    assert!(checked > 20, "only {checked} counts checked");
+}
+
+/// Fairy-Stockfish's variants shipped as built-ins, against Fairy-Stockfish's own counts
+/// (scripts/fsf_perft_suite.py): one suite per file of configs/variants/fsf/.
+#[test]
+fn fairy_stockfish_builtins_match_its_counts() {
+    let shipped = hoplite_core::variant::fsf_builtin_names();
+    let checked = check_suites(&format!("{SUITES}fsf/"), shipped.len());
+    assert!(checked >= 3 * shipped.len(), "only {checked} counts checked");
+}
+
+/// Checks every suite in `dir` (at least `least` of them); returns the counts checked.
+fn check_suites(dir: &str, least: usize) -> usize {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("the suites' folder exists")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "epd"))
         .collect();
     files.sort();
-    assert!(files.len() >= 7, "one suite per built-in variant");
+    assert!(files.len() >= least, "one suite per built-in variant");
     let mut checked = 0;
     let mut failures = Vec::new();
     for path in files {
@@ -42,6 +57,6 @@ fn every_suite_line_matches_up_to_two_million_nodes() {
             }
         }
     }
-    assert!(checked > 20, "only {checked} counts checked");
     assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    checked
 }

@@ -113,6 +113,13 @@ pub struct SummaryRow {
     pub timeout: u64,
     #[serde(default)]
     pub time_forfeit: u64,
+    /// The rule kit's ends (absent in files before it).
+    #[serde(default)]
+    pub extinction: u64,
+    #[serde(default)]
+    pub flag: u64,
+    #[serde(default)]
+    pub checks: u64,
     /// What the row is of: the rule configuration, the player and its budget (a ladder has a
     /// row for each budget, a cross-engine run one for each player).
     #[serde(default)]
@@ -158,6 +165,9 @@ impl SummaryRow {
             Termination::Crash => &mut self.crash,
             Termination::Timeout => &mut self.timeout,
             Termination::TimeForfeit => &mut self.time_forfeit,
+            Termination::Extinction => &mut self.extinction,
+            Termination::Flag => &mut self.flag,
+            Termination::Checks => &mut self.checks,
         }
     }
     /// (termination, count) for every termination, in the columns' order.

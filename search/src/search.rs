@@ -342,7 +342,7 @@ impl Search {
     /// hundredth ply is a mate). In the tree a position seen once before is a draw: a side that
     /// could win would not repeat.
     fn early_end(pos: &Position, ply: usize) -> Option<i32> {
-        let repetitions = pos.variant().repetitions.min(2) as usize;
+        let repetitions = pos.variant().rules.repetitions.min(2) as usize;
         pos.draw_or_decision(repetitions).map(|(r, _)| Self::result_score(pos, r, ply))
     }
 

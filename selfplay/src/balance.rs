@@ -148,7 +148,7 @@ pub fn load_with(path: &Path, control: bool) -> Result<Balance, RunError> {
         return Err(RunError::Config { at: label, message: "no [[configs]]".into() });
     }
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let named = |v: &str| match hoplite_core::variant::builtin_names().contains(&v) {
+    let named = |v: &str| match hoplite_core::variant::is_builtin(v) {
         true => v.to_string(),
         false => dir.join(v).display().to_string(),
     };

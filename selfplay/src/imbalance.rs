@@ -77,7 +77,7 @@ impl Imbalance {
                     return Err(format!("{side} cannot give its last royal piece"));
                 }
                 setup.pieces.remove(i);
-                if variant.castling.as_ref().is_some_and(|c| c.rook == ty) {
+                if variant.castling.as_ref().is_some_and(|c| c.rooks.contains(ty)) {
                     let king = setup.pieces.iter().find(royal_of_side).map(|p| geo.file(p.square));
                     let queen_side = king.is_some_and(|k| geo.file(square) < k);
                     setup.castling &= !(1 << (2 * side.index() + queen_side as usize));

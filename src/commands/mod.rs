@@ -11,7 +11,7 @@ pub mod selfplay;
 pub mod tune;
 pub mod values;
 
-use hoplite_core::variant::{builtin_names, Variant};
+use hoplite_core::variant::{builtin_names, fsf_builtin_names, Variant};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -34,6 +34,11 @@ pub fn variants(keys: bool) -> CmdResult {
         let v = Variant::builtin(name);
         let g = v.geometry;
         outln!("{:<18} {:>2}x{:<2}  {}", name, g.files, g.ranks, v.description);
+    }
+    outln!("\nFairy-Stockfish's, by its names (configs/variants/fsf/, imported by `hoplite import --builtins`):");
+    for name in fsf_builtin_names() {
+        let g = Variant::builtin(name).geometry;
+        outln!("{:<18} {:>2}x{:<2}", name, g.files, g.ranks);
     }
     Ok(ExitCode::SUCCESS)
 }

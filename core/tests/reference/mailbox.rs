@@ -14,7 +14,7 @@
 
 use hoplite_core::betza::{lame_path, MoveRule};
 use hoplite_core::variant::{BareKing, OpeningMode, Variant};
-use hoplite_core::Square;
+use hoplite_core::{PieceType, Square};
 
 // Colours, types and squares are plain numbers here, as nothing of the fast generator's is shared.
 const WHITE: usize = 0;
@@ -115,7 +115,7 @@ impl<'a> Reference<'a> {
                     .copied()
                     .find(|&s| matches!(cells[s], Some((pc, t)) if pc == c && v.pieces[t].moves.castling.is_some()));
                 if let Some(king) = king {
-                    let is_rook = |s: &usize| cells[*s] == Some((c, castling.rook.index()));
+                    let is_rook = |s: &usize| matches!(cells[*s], Some((pc, t)) if pc == c && castling.rooks.contains(PieceType::new(t)));
                     let king_side = row.iter().rev().copied().filter(|&s| s > king).find(is_rook);
                     let queen_side = row.iter().copied().filter(|&s| s < king).find(is_rook);
                     r.castle_homes[c] = Some((king, [king_side, queen_side]));
@@ -342,12 +342,12 @@ impl<'a> Reference<'a> {
     fn push(&self, b: &Board, out: &mut Vec<RefMove>, notes: &mut Notes, m: RefMove, ty: usize) {
         let c = b.side;
         let p = &self.v.pieces[ty];
-        if p.promotes_to.is_empty() || !self.in_promotion_zone(c, m.to) {
+        if p.promotes_to[c].is_empty() || !self.in_promotion_zone(c, m.to) {
             out.push(m);
             return;
         }
         let mut any = false;
-        for promoted in p.promotes_to {
+        for promoted in p.promotes_to[c] {
             let pt = promoted.index();
             if self.v.lost_only.contains(promoted) {
                 let have = b.cells.iter().filter(|&&x| x == Some((c, pt))).count();
@@ -448,7 +448,9 @@ impl<'a> Reference<'a> {
         };
         for (side, rook) in rooks.iter().enumerate() {
             let Some(rook) = *rook else { continue };
-            if !b.rights[2 * us + side] || b.cells[rook] != Some((us, castling.rook.index())) {
+            if !b.rights[2 * us + side]
+                || !matches!(b.cells[rook], Some((c, t)) if c == us && castling.rooks.contains(PieceType::new(t)))
+            {
                 continue;
             }
             let dir = if rook > king { 1 } else { -1 };
@@ -568,7 +570,7 @@ impl<'a> Reference<'a> {
                 matches!(x, Some((c, t)) if c == us && self.v.pieces[t].royal
                     && self.attacked(b, s, 1 - us, Some(t)))
             });
-        let decided = match self.v.bare_king {
+        let decided = match self.v.rules.bare_king {
             BareKing::None => false,
             // The side to move with a bare king has lost (or drawn, both bare).
             BareKing::Immediate => self.is_bare(b, us),

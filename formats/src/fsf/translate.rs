@@ -141,8 +141,7 @@ const NOT_IN_KIT: &[(&str, &str)] = &[
     ("gating", "gating (pieces entering on vacated squares) is not in hoplite's rule kit"),
     ("seirawanGating", "gating (pieces entering on vacated squares) is not in hoplite's rule kit"),
     ("cambodianMoves", "Ouk Chatrang's first moves are not in hoplite's rule kit"),
-    ("wallingRule", "walls placed by a move are not in hoplite's rule kit"),
-    ("wallOrMove", "walls placed by a move are not in hoplite's rule kit"),
+    ("wallOrMove", "a wall placed instead of a move (Atlantis) is not in hoplite's rule kit"),
     ("blastOnCapture", "explosions on capture (atomic) are not in hoplite's rule kit"),
     ("petrifyOnCaptureTypes", "capturers turning into walls are not in hoplite's rule kit"),
     ("diagonalLines", "Janggi's palace diagonals are not in hoplite's rule kit"),
@@ -598,10 +597,8 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
                 "en-passant pieces that differ by colour are not in hoplite's rule kit",
             );
         }
-        if en_passant && ep_possible.0 != ep_possible.1 {
-            o.refuse_key("enPassantRegionBlack", "en passant for one colour only is not in hoplite's rule kit");
-        }
-        en_passant &= ep_possible.0;
+        // En passant for one colour only: the other's region is empty.
+        en_passant &= ep_possible.0 || ep_possible.1;
         let mut initial_used = false;
         let mut moves_from = String::new();
         if ty == "pawn" {
@@ -653,6 +650,16 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
                 );
             }
         }
+        // Fairy-Stockfish turns a piece's moves round for Black (its right is White's left),
+        // hoplite mirrors them: the same only when left and right are alike.
+        if moves.iter().any(|m| !moves.contains(&Move { vector: (-m.vector.0, m.vector.1), ..*m })) {
+            o.refuse(
+                &letter_set,
+                &format!("{ty}'s moves differ between left and right ('{fsf_betza}'): Fairy-Stockfish turns them round for Black, hoplite mirrors them"),
+            );
+            continue;
+        }
+        // A piece without moves (FSF's immobile) has an empty Betza string.
         let mut betza = match to_hoplite(&moves, en_passant) {
             Ok(b) => b,
             Err(e) => {
@@ -660,13 +667,6 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
                 continue;
             }
         };
-        if betza.is_empty() {
-            o.refuse(
-                &letter_set,
-                &format!("{ty} has no moves ('{fsf_betza}'): hoplite's Betza cannot write a piece without moves"),
-            );
-            continue;
-        }
         if let Some((k, n)) = &castle_o {
             if k == ty {
                 betza.push_str(&format!("O{n}"));
@@ -729,15 +729,13 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
             };
             let (w, b) = (to("White", pp.0), to("Black", pp.1));
             let shogi = info.promoted.as_ref().is_some_and(|p| !p.val.types().is_empty());
-            if (w.is_empty() && pp.0 && owns[0].contains(ty) || b.is_empty() && pp.1 && owns[1].contains(ty))
-                && r.val("mandatoryPawnPromotion").bool()
-                && !shogi
-            {
-                o.refuse_key(
-                    "promotionPieceTypesWhite",
-                    &format!("{ty} must promote but has nothing to promote to (FSF freezes it before the zone); the kit's empty promotes_to means no promotion"),
-                );
-            }
+            // Nothing to promote to but promotion compulsory: FSF keeps the piece out of the
+            // zone, which the kit writes `-`.
+            let frozen = r.val("mandatoryPawnPromotion").bool() && !shogi;
+            let (w, b) = (
+                if w.is_empty() && pp.0 && frozen { "-".to_string() } else { w },
+                if b.is_empty() && pp.1 && frozen { "-".to_string() } else { b },
+            );
             if w == b {
                 let _ = writeln!(piece_text, "promotes_to = {}", q(&w));
             } else {
@@ -758,28 +756,10 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
             }
         }
     }
-    // Pieces an en-passant region could leave out: the squares double and triple steps pass.
-    if ep_possible.0 && has("pawn") {
-        for (colour, region, opp) in [(0usize, &ds.0, &ep_regions.1), (1, &ds.1, &ep_regions.0)] {
-            let dir: i16 = if colour == 0 { 1 } else { -1 };
-            let passed: Squares = region
-                .iter()
-                .chain(if colour == 0 { ts.0.iter() } else { ts.1.iter() })
-                .filter_map(|&(f, rk)| {
-                    let r2 = rk as i16 + dir;
-                    (0..ranks as i16).contains(&r2).then_some((f, r2 as u8))
-                })
-                .collect();
-            if !passed.is_subset(opp) {
-                let key = if colour == 0 { "enPassantRegionBlack" } else { "enPassantRegionWhite" };
-                o.refuse_key(
-                    key,
-                    "an en-passant region smaller than the squares pawns pass is not in hoplite's rule kit",
-                );
-                break;
-            }
-        }
-    }
+    // Where en-passant captures may land, per capturer (FSF: the capturer's region).
+    let full: Squares = (0..files).flat_map(|f| (0..ranks).map(move |rk| (f, rk))).collect();
+    let ep_region = (has("pawn") && (ep_possible.0 || ep_possible.1) && (ep_regions.0 != full || ep_regions.1 != full))
+        .then(|| format!("en_passant_region = {}\n", squares_value(&ep_regions.0, &ep_regions.1, files, ranks)));
     text.push_str(&piece_text);
 
     // [promotion]
@@ -927,9 +907,22 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
         }
         _ => {}
     }
-    let counting = r.val("countingRule").text();
-    if counting != "none" {
-        let _ = writeln!(rules, "counting = {}", q(counting));
+    if let Some(line) = ep_region {
+        rules.push_str(&line);
+    }
+    match r.val("wallingRule").text() {
+        "none" => {}
+        rule @ ("arrow" | "duck" | "past" | "static") => {
+            let _ = writeln!(rules, "walling = {}", q(rule));
+            let region = (sq("wallingRegionWhite"), sq("wallingRegionBlack"));
+            if region.0 != full || region.1 != full {
+                let _ = writeln!(rules, "walling_region = {}", squares_value(&region.0, &region.1, files, ranks));
+            }
+        }
+        _ => o.refuse_key("wallingRule", "walls on the board's edge (Atlantis) are not in hoplite's rule kit"),
+    }
+    if r.val("countingRule").text() != "none" {
+        o.refuse_key("countingRule", "the counting rules of makruk and its kin are not in hoplite's rule kit");
     }
     if !rules.is_empty() {
         let _ = write!(text, "\n[rules]\n{rules}");

@@ -4,35 +4,18 @@
 //! moves: the core is the arbiter.
 
 use crate::error::PlayerError;
-use hoplite_core::{Move, MoveKind, Position, Square};
+use hoplite_core::{Move, MoveKind, Position};
 use hoplite_formats::engines::CastlingNotation;
 
 /// hoplite's move `m` as the engine writes it.
 pub fn to_engine(pos: &Position, m: Move, castling: CastlingNotation) -> String {
-    if m.kind() == MoveKind::Castle && castling == CastlingNotation::KingTakesRook {
-        if let Some(rook) = castling_rook(pos, m) {
+    match pos.castle_rook(m) {
+        Some(rook) if castling == CastlingNotation::KingTakesRook => {
             let geo = pos.variant().geometry;
-            return geo.name(m.from()) + &geo.name(rook);
+            geo.name(m.from()) + &geo.name(rook)
         }
+        _ => pos.move_to_uci(m),
     }
-    pos.move_to_uci(m)
-}
-
-/// The rook a castling move goes with: the nearest own rook-type piece beyond the king's
-/// destination, on the king's rank, on the side it moves to.
-fn castling_rook(pos: &Position, m: Move) -> Option<Square> {
-    let v = pos.variant();
-    let geo = v.geometry;
-    let rook = v.castling.as_ref()?.rook;
-    let step: i32 = if m.to() > m.from() { 1 } else { -1 };
-    let mut sq = m.from();
-    while let Some(next) = geo.offset(sq, step, 0) {
-        sq = next;
-        if pos.piece_at(sq) == Some((pos.side_to_move(), rook)) {
-            return Some(sq);
-        }
-    }
-    None
 }
 
 /// The legal move the engine's `text` names.
@@ -41,9 +24,8 @@ pub fn from_engine(pos: &Position, text: &str, castling: CastlingNotation) -> Re
     let clean = text.trim().trim_end_matches(['+', '#', '!', '?']);
     let mut legal = Vec::new();
     pos.legal_moves(&mut legal);
-    let castle = |king_side: bool| {
-        legal.iter().copied().find(|m| m.kind() == MoveKind::Castle && (m.to() > m.from()) == king_side)
-    };
+    let castle =
+        |king_side: bool| legal.iter().copied().find(|m| m.kind() == MoveKind::Castle && m.queen_side() != king_side);
     match clean.replace('0', "O").as_str() {
         "O-O" => return castle(true).ok_or_else(illegal),
         "O-O-O" => return castle(false).ok_or_else(illegal),
