@@ -458,10 +458,14 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
                 "castling rooks that differ by colour are not in hoplite's rule kit",
             );
         }
-        if !has(&king) || rooks.is_empty() {
+        let rank = r.val("castlingRank").int();
+        if !(1..=ranks as i64).contains(&rank) {
+            o.refuse_key("castlingRank", &format!("{rank} is not a rank of the board (1 to {ranks})"));
+            castling = false;
+        } else if !has(&king) || rooks.is_empty() {
             castling = false;
         } else {
-            let rank = r.val("castlingRank").int() as u8;
+            let rank = rank as u8;
             let starts: Vec<u8> = board
                 .iter()
                 .filter(|(&(_, rk), &(c, _))| rk == rank - 1 && c.is_ascii_uppercase() && r.type_of(c) == Some(&king))
