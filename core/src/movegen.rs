@@ -308,7 +308,6 @@ impl Position {
         let mut occ = (self.occupied() & !from_bb) | to_bb;
         let mut mask = self.by_colour[them] & !to_bb;
         let mut royals = self.royals(us);
-        let mut pseudo = self.pseudo_royals(us);
         match m.kind() {
             MoveKind::EnPassant => {
                 let victim = Bitboard::square(self.ep_victim);
@@ -324,7 +323,15 @@ impl Position {
         }
         let moved = |b: Bitboard| if b.has(from) { (b & !from_bb) | to_bb } else { b };
         royals = moved(royals);
-        pseudo = moved(pseudo);
+        let plain = v.rules.pseudo_royal.is_none() && !v.rules.flying_general;
+        if plain {
+            // The common case: royal pieces only, as in chess and Spartan chess.
+            if m.promoted().is_some_and(|t| v.royal_types.contains(t)) {
+                royals |= to_bb;
+            }
+            return royals.is_empty() || royals.into_iter().any(|sq| !self.attacked_by(sq, them, occ, mask));
+        }
+        let mut pseudo = moved(self.pseudo_royals(us));
         if let Some(t) = m.promoted() {
             if v.royal_types.contains(t) {
                 royals |= to_bb;
