@@ -18,7 +18,7 @@ FEATURES = [
     ("chess960", "Chess960"), ("region =", "regions"), ("moves_from", "moves by square"),
     ("promotes =", "shogi promotion"), ("optional = true", "optional promotion"), ("limit", "promotion limits"),
     ("stalemate", "stalemate value"), ("checkmate", "checkmate value"), ("material_counting", "material counting"),
-    ("en_passant_region", "en-passant region"), ("*", "walls in the setup"),
+    ("en_passant_region", "en-passant region"), ("pass_on_stalemate", "pass on stalemate"), ("*", "walls in the setup"),
 ]
 
 

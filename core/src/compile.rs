@@ -516,6 +516,7 @@ fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems)
             ],
             p,
         ),
+        pass_on_stalemate: flag(&spec.pass_on_stalemate),
         walling_region: spec
             .walling_region
             .as_ref()

@@ -425,6 +425,16 @@ impl Position {
         if let Some(rule) = v.rules.walling {
             self.place_walls(out, rule, captures_only);
         }
+        if v.rules.pass_on_stalemate && out.is_empty() && !captures_only && !self.in_check() && !self.both_passed() {
+            let first = self.by_colour[us].lsb();
+            out.push(Move::new(first, first, MoveKind::Normal));
+        }
+    }
+
+    /// Whether the last two moves were both passes.
+    pub fn both_passed(&self) -> bool {
+        let mut last = self.recent_moves();
+        last.next().is_some_and(|m| m.is_pass()) && last.next().is_some_and(|m| m.is_pass())
     }
 
     /// Each move once for every square its wall may go to (none: the move is dropped). For

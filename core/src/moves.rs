@@ -48,6 +48,11 @@ impl Move {
     pub fn wall(self) -> Option<Square> {
         (self.0 >> 30 & 1 != 0).then(|| Square::new((self.0 >> 23 & 127) as usize))
     }
+    /// A pass: the side's first piece "moves" to its own square.
+    #[inline(always)]
+    pub fn is_pass(self) -> bool {
+        self.from() == self.to() && self.kind() == MoveKind::Normal
+    }
     /// For castling: whether it is on the queen side (towards file a).
     #[inline(always)]
     pub fn queen_side(self) -> bool {

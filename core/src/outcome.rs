@@ -224,6 +224,9 @@ impl Position {
         if self.in_check() {
             return (rules.checkmate.result_for(us), Termination::Checkmate);
         }
+        if rules.pass_on_stalemate && self.both_passed() {
+            return (GameResult::Draw, Termination::Stalemate);
+        }
         if rules.bare_king == crate::variant::BareKing::Reply && self.is_bare(us) {
             return (GameResult::win_for(them), Termination::BareKing);
         }

@@ -386,7 +386,7 @@ impl Position {
         let moved = self.board[from];
         let ty = code_type(moved);
         let capture_sq = if kind == MoveKind::EnPassant { self.ep_victim } else { to };
-        let captured = if kind == MoveKind::Castle { 0 } else { self.board[capture_sq] };
+        let captured = if kind == MoveKind::Castle || m.is_pass() { 0 } else { self.board[capture_sq] };
         self.history.push(Undo {
             mv: m,
             moved,
@@ -663,6 +663,11 @@ impl Position {
             None => Vec::new(),
         }
     }
+    /// The moves made, the last first.
+    pub(crate) fn recent_moves(&self) -> impl Iterator<Item = Move> + '_ {
+        self.history.iter().rev().map(|u| u.mv)
+    }
+
     /// Drops the move history (keeps the position); bounds memory in long games.
     pub fn clear_history(&mut self) {
         self.history.clear();
@@ -674,7 +679,7 @@ impl Position {
         match m.kind() {
             MoveKind::EnPassant => true,
             MoveKind::Castle => false,
-            MoveKind::Normal => self.board[m.to()] != 0,
+            MoveKind::Normal => self.board[m.to()] != 0 && !m.is_pass(),
         }
     }
 

@@ -176,6 +176,7 @@ struct RawRules {
     en_passant_region: Option<Spanned<PerColour<String>>>,
     walling: Option<Spanned<String>>,
     walling_region: Option<Spanned<PerColour<String>>>,
+    pass_on_stalemate: Option<Spanned<bool>>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -276,6 +277,7 @@ pub struct VariantSpec {
     pub en_passant_region: L<PerColour<String>>,
     pub walling: L<String>,
     pub walling_region: L<PerColour<String>>,
+    pub pass_on_stalemate: L<bool>,
     pub opening_moves: Option<Vec<OpeningSpec>>,
     pub opening_plies: L<u32>,
     pub opening_margin: L<i32>,
@@ -392,6 +394,7 @@ pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<
         spec.en_passant_region = r.loc(x.en_passant_region);
         spec.walling = r.loc(x.walling);
         spec.walling_region = r.loc(x.walling_region);
+        spec.pass_on_stalemate = r.loc(x.pass_on_stalemate);
     }
     if let Some(o) = raw.openings {
         spec.opening_plies = r.loc(o.plies);
@@ -461,6 +464,7 @@ impl VariantSpec {
         over(&mut self.en_passant_region, child.en_passant_region);
         over(&mut self.walling, child.walling);
         over(&mut self.walling_region, child.walling_region);
+        over(&mut self.pass_on_stalemate, child.pass_on_stalemate);
         over(&mut self.opening_moves, child.opening_moves);
         over(&mut self.opening_plies, child.opening_plies);
         over(&mut self.opening_margin, child.opening_margin);

@@ -121,6 +121,9 @@ pub struct Rules {
     /// A wall placed by every move, and where it may go (per colour of the mover).
     pub walling: Option<Walling>,
     pub walling_region: [Bitboard; 2],
+    /// A side without a legal move passes (a move from its first piece's square to itself),
+    /// unless both sides have just passed, which ends the game drawn.
+    pub pass_on_stalemate: bool,
     /// Where en-passant captures may land, per colour of the capturer.
     pub en_passant_region: [Bitboard; 2],
     pub material_counting: MaterialCounting,

@@ -147,8 +147,6 @@ const NOT_IN_KIT: &[(&str, &str)] = &[
     ("diagonalLines", "Janggi's palace diagonals are not in hoplite's rule kit"),
     ("passWhite", "passing is not in hoplite's rule kit"),
     ("passBlack", "passing is not in hoplite's rule kit"),
-    ("passOnStalemateWhite", "passing is not in hoplite's rule kit"),
-    ("passOnStalemateBlack", "passing is not in hoplite's rule kit"),
     ("makpongRule", "Makpong's king-in-check rule is not in hoplite's rule kit"),
     ("flipEnclosedPieces", "flipping enclosed pieces is not in hoplite's rule kit"),
     ("nFoldValueAbsolute", "a repetition result from White's view is not in hoplite's rule kit"),
@@ -913,6 +911,13 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
     }
     if let Some(line) = ep_region {
         rules.push_str(&line);
+    }
+    match (r.val("passOnStalemateWhite").bool(), r.val("passOnStalemateBlack").bool()) {
+        (false, false) => {}
+        (true, true) => {
+            let _ = writeln!(rules, "pass_on_stalemate = true");
+        }
+        _ => o.refuse_key("passOnStalemateBlack", "passing for one side only is not in hoplite's rule kit"),
     }
     match r.val("wallingRule").text() {
         "none" => {}
