@@ -17,12 +17,7 @@ import random
 
 import pyffish as sf
 
-
-def perft(variant, fen, depth):
-    moves = sf.legal_moves(variant, fen, [])
-    if depth == 1:
-        return len(moves)
-    return sum(perft(variant, sf.get_fen(variant, fen, [m]), depth - 1) for m in moves)
+from fsf_compare import fsf_perft as perft
 
 
 def counts(variant, fen, depth, max_nodes):

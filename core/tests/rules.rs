@@ -700,3 +700,28 @@ fn fens_are_written_canonically() {
     }
     assert_eq!(pos("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80").to_fen(), "6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80");
 }
+
+/// Pass on stalemate (Fairy-Stockfish's andersanti: antichess with `passOnStalemate`): a side
+/// without a move passes with its first piece; after two passes in a row the game is drawn.
+/// Counts by pyffish 0.0.90: perft 1, 1, 0 from this position.
+#[test]
+fn pass_on_stalemate_passes_then_two_passes_draw() {
+    let v = Variant::from_toml(
+        "pass.toml",
+        "extends = \"antichess\"\nname = \"pass\"\n[rules]\npass_on_stalemate = true\n",
+    )
+    .unwrap();
+    let mut p = Position::from_fen(&v, "8/8/8/8/8/1p6/1P6/B7 w - - 5 9").unwrap();
+    assert_eq!(legal(&p), set(&["a1a1"]));
+    assert_eq!([1, 2, 3].map(|d| hoplite_core::perft::perft(&mut p, d)), [1, 1, 0]);
+    play(&mut p, &["a1a1"]);
+    assert_eq!(p.to_fen(), "8/8/8/8/8/1p6/1P6/B7 b - - 6 9", "a pass by a bishop counts toward the move rule");
+    assert_eq!(legal(&p), set(&["b3b3"]));
+    play(&mut p, &["b3b3"]);
+    assert!(legal(&p).is_empty());
+    assert_eq!(p.outcome(), Some((GameResult::Draw, Termination::Stalemate)));
+    // Without the rule the side without a move is stalemated (a win for it in antichess).
+    let plain = Position::from_fen(&Variant::builtin("antichess"), "8/8/8/8/8/1p6/1P6/B7 w - - 5 9").unwrap();
+    assert!(legal(&plain).is_empty());
+    assert_eq!(plain.outcome(), Some((GameResult::WhiteWins, Termination::Stalemate)));
+}
