@@ -150,6 +150,12 @@ impl Variant {
             lame_capture: Colour::BOTH
                 .map(|c| tables.moves[c].iter().chain(&tables.initial_moves[c]).any(|m| m.has_lame_capture())),
             hoppers: Colour::BOTH.map(|c| !tables.attackers[c].hoppers.is_empty()),
+            plain_attacks: Colour::BOTH.map(|c| {
+                let a = &tables.attackers[c];
+                pieces.iter().all(|p| p.region == [geo.all(); 2])
+                    && a.hoppers.is_empty()
+                    && a.leapers.iter().all(|l| l.captures.hoppers.is_empty())
+            }),
             confined: pieces.iter().any(|p| p.region != [geo.all(); 2]),
             can_enter,
             immobile,

@@ -44,13 +44,30 @@ impl Position {
         by: Colour,
         occ: Bitboard,
         sought: Sought,
+        visit: impl FnMut(TypeSet, Bitboard) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        match self.variant.plain_attacks[by] {
+            true => self.walk::<false, B>(sq, by, occ, sought, visit),
+            false => self.walk::<true, B>(sq, by, occ, sought, visit),
+        }
+    }
+
+    /// `walk_attacks` for a side with (`KIT`) or without confined pieces and hoppers.
+    #[inline(always)]
+    fn walk<const KIT: bool, B>(
+        &self,
+        sq: Square,
+        by: Colour,
+        occ: Bitboard,
+        sought: Sought,
         mut visit: impl FnMut(TypeSet, Bitboard) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         let v = &*self.variant;
         let a = &v.attackers[by];
-        let enter = if v.confined { v.can_enter[by][sq] } else { TypeSet::ALL };
+        let confined = KIT && v.confined;
+        let enter = if confined { v.can_enter[by][sq] } else { TypeSet::ALL };
         for l in &a.leapers {
-            if v.confined && !enter.contains(l.ty) {
+            if confined && !enter.contains(l.ty) {
                 continue;
             }
             let mut within = match sought {
@@ -72,7 +89,7 @@ impl Position {
                     from.set(leap.to);
                 }
             }
-            if !ms.riders.is_empty() || !ms.hoppers.is_empty() {
+            if !ms.riders.is_empty() || (KIT && !ms.hoppers.is_empty()) {
                 from |= ms.targets(&v.rays, sq, occ).1;
             }
             visit(TypeSet::single(l.ty), from & within)?;
@@ -84,7 +101,7 @@ impl Position {
                     let Some(b) = v.rays.first_blocker(r.dir, sq, occ) else { continue };
                     if !on.has(b)
                         || !r.types.contains(code_type(self.board[b]))
-                        || (v.confined && !enter.contains(code_type(self.board[b])))
+                        || (confined && !enter.contains(code_type(self.board[b])))
                         || r.reach.as_ref().is_some_and(|reach| !reach[sq].has(b))
                     {
                         continue;
@@ -101,6 +118,9 @@ impl Position {
                 }
             };
             visit(types, from)?;
+        }
+        if !KIT {
+            return ControlFlow::Continue(());
         }
         for h in &a.hoppers {
             if !enter.contains(h.ty) {

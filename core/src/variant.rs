@@ -326,6 +326,9 @@ pub struct Variant {
     pub immobile: [[Bitboard; MAX_TYPES]; 2],
     /// Whether side `c` has hoppers (a screen can then pin, check and be moved away).
     pub hoppers: [bool; 2],
+    /// Whether side `c`'s attack walk is the plain one: no confined piece, no hopper. The
+    /// walk is compiled twice and picks once, so that chess does not pay for the xiangqi kit.
+    pub plain_attacks: [bool; 2],
     pub royal_types: TypeSet,
     pub pawn_types: TypeSet,
     /// Types whose lame multi-steps leave en-passant targets (those that capture e.p.).
