@@ -14,8 +14,12 @@ fn bench_selfplay(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(8)).warm_up_time(Duration::from_secs(1));
     for variant in ["chess", "spartan"] {
         let v = Variant::builtin(variant);
-        let spec =
-            PlayerSpec::Hoplite { name: "hoplite".into(), budget: Budget::nodes(1000), weights: None, hash_mb: 1 };
+        let spec = PlayerSpec::Hoplite {
+            name: "hoplite".into(),
+            budget: Budget::nodes(1000),
+            files: Default::default(),
+            hash_mb: 1,
+        };
         let (mut white, mut black) = (spec.start(), spec.start());
         let opening = Opening { start_fen: v.setup.as_str().into(), moves: None, own: Own::Random(8) };
         g.throughput(Throughput::Elements(8));

@@ -67,6 +67,13 @@ enum Command {
     },
     /// Fairy-Stockfish's variants.ini (or its built-ins) as hoplite variant files.
     Import(commands::import::ImportArgs),
+    /// The search's parameters: name, default, range and tuning step of each, or (--toml) a
+    /// parameters file of the defaults to edit.
+    Params {
+        /// Print a parameters file (`--params`, UCI `ParamsFile`) instead of the table.
+        #[arg(long)]
+        toml: bool,
+    },
     /// Speak the UCI protocol on stdin/stdout (`setoption name UCI_Variant value spartan`).
     Uci,
 }
@@ -88,6 +95,7 @@ fn main() -> ExitCode {
         Command::Report { dir, out } => commands::report(&dir, out),
         Command::Bench { depth } => commands::bench(depth),
         Command::Import(a) => commands::import::run(a),
+        Command::Params { toml } => commands::params(toml),
         Command::Uci => {
             hoplite_search::uci::run(std::io::stdin().lock(), Box::new(std::io::stdout()));
             Ok(ExitCode::SUCCESS)

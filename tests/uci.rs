@@ -131,3 +131,45 @@ fn uci_finds_the_mate_on_the_hundredth_ply_and_quits_at_once() {
     assert!(e.child.wait().unwrap().success());
     assert!(started.elapsed() < Duration::from_secs(2), "quit took {:?}", started.elapsed());
 }
+
+#[test]
+fn uci_options_hold_to_their_declared_ranges() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = e.until("uciok");
+    let declared = |name: &str| hello.iter().find(|l| l.starts_with(&format!("option name {name} type spin"))).cloned();
+    assert_eq!(declared("Hash").unwrap(), "option name Hash type spin default 16 min 1 max 4096");
+    assert_eq!(declared("rfp_margin").unwrap(), "option name rfp_margin type spin default 80 min 10 max 300");
+    // Out of range: an error, and the engine goes on with what it had (it used to abort on a
+    // failed allocation of 40 GB).
+    for (option, refusal) in [
+        ("Hash value 40000", "Hash: 40000 is outside 1..=4096"),
+        ("MultiPV value 0", "MultiPV: 0 is outside 1..=256"),
+        ("rfp_margin value 5", "rfp_margin: 5 is outside 10..=300"),
+        ("nmp_reduction value x", "nmp_reduction: 'x' is not a number"),
+        ("ParamsFile value /nonexistent/p.toml", "cannot read parameters file '/nonexistent/p.toml'"),
+    ] {
+        e.send(&format!("setoption name {option}"));
+        let lines = e.until("info string error");
+        assert!(lines.last().unwrap().contains(refusal), "{option}: {lines:?}");
+    }
+    // In range, a parameter changes the search: a different tree at the same depth.
+    let nodes = |e: &mut Engine| {
+        e.send("position startpos moves e2e4 e7e5");
+        e.send("go depth 7");
+        let lines = e.until("bestmove");
+        let info = lines.iter().rev().find(|l| l.starts_with("info depth 7")).unwrap().clone();
+        info.split(" nodes ").nth(1).unwrap().split_whitespace().next().unwrap().parse::<u64>().unwrap()
+    };
+    e.send("ucinewgame");
+    let default = nodes(&mut e);
+    e.send("setoption name lmp_base value 10");
+    e.send("ucinewgame");
+    let fewer_prunings = nodes(&mut e);
+    assert_ne!(default, fewer_prunings);
+    e.send("setoption name lmp_base value 3");
+    e.send("ucinewgame");
+    assert_eq!(nodes(&mut e), default);
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}

@@ -74,6 +74,9 @@ pub struct PlayerRecord {
     /// hoplite's evaluation weights file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weights: Option<String>,
+    /// hoplite's search parameters file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<String>,
     /// An outside engine's name in engines.toml, and all it says of the engine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine_name: Option<String>,
@@ -396,6 +399,9 @@ fn player_flags(flag: &mut impl FnMut(&str, String), prefix: &str, p: &PlayerRec
     budget_flags(flag, prefix, budgets);
     if let Some(w) = &p.weights {
         flag(&format!("{prefix}weights"), w.clone());
+    }
+    if let Some(w) = &p.params {
+        flag(&format!("{prefix}params"), w.clone());
     }
 }
 

@@ -18,6 +18,17 @@ pub enum WeightsError {
     Letter { at: String, table: String, letter: String, variant: String },
 }
 
+/// A search parameters file that cannot be used, naming file and line.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParamsError {
+    #[error("cannot read parameters file '{path}': {message}")]
+    Read { path: String, message: String },
+    #[error("{at}: {message}")]
+    Toml { at: String, message: String },
+    #[error("{at}: {message}")]
+    Value { at: String, message: String },
+}
+
 /// A UCI command that could not be carried out (reported as `info string error: ...`).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum UciError {
@@ -35,4 +46,6 @@ pub enum UciError {
     Move(#[from] MoveError),
     #[error("{0}")]
     Weights(#[from] WeightsError),
+    #[error("{0}")]
+    Params(#[from] ParamsError),
 }

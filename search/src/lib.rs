@@ -5,13 +5,15 @@ pub mod bench;
 mod continuation;
 pub mod error;
 pub mod eval;
+pub mod params;
 pub mod score;
 pub mod search;
 pub mod tt;
 pub mod tuned;
 pub mod uci;
 
-pub use error::{UciError, WeightsError};
+pub use error::{ParamsError, UciError, WeightsError};
 pub use eval::{evaluate, features, Weights};
+pub use params::{ParamSpec, SearchParams, PARAMS};
 pub use score::{MATE, MATE_BOUND};
 pub use search::{Info, Limits, Search, SearchResult};

@@ -8,6 +8,7 @@
 
 use crate::continuation::{nudged, ContinuationHistory, Key, NO_KEY, OFFSETS};
 use crate::eval::{evaluate, Weights, MATERIAL};
+use crate::params::SearchParams;
 use crate::score::{MATE, MATE_BOUND};
 use crate::tt::{Bound, TranspositionTable};
 use hoplite_core::{Bitboard, Colour, GameResult, Move, MoveKind, PieceType, Position, Square};
@@ -23,6 +24,11 @@ const QUIET_LIMIT: usize = 16;
 const ROYAL_VALUE: i32 = 5_000;
 /// History scores stay within this (the gravity formula's ceiling).
 const HISTORY_MAX: i32 = 1 << 14;
+/// Move ordering bands, above any history score: the hash move, captures that do not lose
+/// material, then killers and the counter move (losing captures go below, at `-GOOD_CAPTURE`).
+const HASH_MOVE: i32 = 1 << 30;
+const GOOD_CAPTURE: i32 = 1 << 26;
+const KILLER: i32 = 1 << 25;
 
 /// When to stop. Under a depth or node limit the search is deterministic.
 #[derive(Clone, Copy, Debug, Default)]
@@ -88,15 +94,18 @@ pub struct Line {
 /// Receives each line (numbered from 1) of each completed iteration.
 pub type InfoSink = Box<dyn FnMut(usize, &Info) + Send>;
 
-/// Late move reductions by depth and move number: `0.8 + ln d · ln n / 2.4`.
-fn reductions() -> Vec<[i32; 64]> {
+/// Late move reductions by depth and move number: `base + ln d · ln n / divisor` (0.8 and
+/// 2.4 by default).
+fn reductions(p: &SearchParams) -> Vec<[i32; 64]> {
+    // Hundredths divided exactly as the decimals were written: 80 / 100 is the double 0.8.
+    let (base, divisor) = (f64::from(p.lmr_base) / 100.0, f64::from(p.lmr_divisor) / 100.0);
     (0..=MAX_PLY)
         .map(|d| {
             std::array::from_fn(|n| {
                 if d == 0 || n == 0 {
                     0
                 } else {
-                    (0.8 + (d as f64).ln() * (n as f64).ln() / 2.4) as i32
+                    (base + (d as f64).ln() * (n as f64).ln() / divisor) as i32
                 }
             })
         })
@@ -106,6 +115,7 @@ fn reductions() -> Vec<[i32; 64]> {
 /// One search value per game or per engine: its own tables, no globals.
 pub struct Search {
     pub weights: Weights,
+    params: SearchParams,
     tt: TranspositionTable,
     killers: Vec<[Move; 2]>,
     /// Quiet moves' success, by side, from and to.
@@ -150,7 +160,8 @@ impl Search {
             pv: vec![Vec::new(); MAX_PLY + 1],
             evals: vec![0; MAX_PLY + 1],
             values,
-            reductions: reductions(),
+            reductions: reductions(&SearchParams::default()),
+            params: SearchParams::default(),
             weights,
             nodes: 0,
             limits: Limits::default(),
@@ -162,6 +173,17 @@ impl Search {
             qsearch_tt: true,
             info: None,
         }
+    }
+
+    /// The search's parameters.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Searches from now on with these parameters.
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.reductions = reductions(&params);
+        self.params = params;
     }
 
     /// A flag that stops the search when set (from another thread). The search does not clear
@@ -278,7 +300,7 @@ impl Search {
     /// first iterations), widened until the score falls inside; the score, unless aborted.
     fn aspiration(&mut self, pos: &mut Position, depth: u32, previous: i32) -> i32 {
         self.root_best = None;
-        let mut delta = 25;
+        let mut delta = self.params.aspiration_delta;
         let (mut alpha, mut beta) = if depth >= 4 { (previous - delta, previous + delta) } else { (-INF, INF) };
         loop {
             let s = self.pvs(pos, depth as i32, alpha, beta, 0, true);
@@ -307,11 +329,12 @@ impl Search {
     fn enough_time_spent(&self, stable: u32) -> bool {
         let elapsed = self.start.elapsed();
         if let Some(target) = self.limits.target {
-            let scale = match stable {
-                0 => 1.6,
-                1..=2 => 1.0,
-                _ => 0.6,
+            let percent = match stable {
+                0 => self.params.time_unsettled,
+                1..=2 => 100,
+                _ => self.params.time_settled,
             };
+            let scale = f64::from(percent) / 100.0;
             return elapsed.as_secs_f64() > target.as_secs_f64() * scale;
         }
         self.limits.movetime.is_some_and(|t| elapsed * 2 > t)
@@ -464,7 +487,7 @@ impl Search {
         let counter = Self::counter_index(pos).map_or(Move::NONE, |i| self.counters[i]);
         for &m in moves {
             let s = if m == hash {
-                1 << 30
+                HASH_MOVE
             } else if pos.is_capture(m) || m.promoted().is_some() {
                 let victim = if pos.is_capture(m) { self.value_at(pos, m.to()).min(ROYAL_VALUE) } else { 0 };
                 let promo = m.promoted().map_or(0, |t| self.values[t]);
@@ -472,16 +495,16 @@ impl Search {
                 let mvv = 16 * (victim + promo) - attacker / 16;
                 // Taking a piece worth as much as the taker cannot lose: no exchange to count.
                 if victim + promo >= attacker || self.see(pos, m) >= 0 {
-                    (1 << 26) + mvv
+                    GOOD_CAPTURE + mvv
                 } else {
-                    -(1 << 26) + mvv
+                    -GOOD_CAPTURE + mvv
                 }
             } else if m == self.killers[ply][0] {
-                (1 << 25) + 2
+                KILLER + 2
             } else if m == self.killers[ply][1] {
-                (1 << 25) + 1
+                KILLER + 1
             } else if m == counter {
-                1 << 25
+                KILLER
             } else {
                 self.quiet_score(pos, m, ply)
             };
@@ -579,7 +602,7 @@ impl Search {
             }
         }
         // Internal iterative reduction: without a hash move, this node was not searched deep.
-        if hash_move == Move::NONE && depth >= 4 && !in_check {
+        if hash_move == Move::NONE && depth >= self.params.iir_depth && !in_check {
             depth -= 1;
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
@@ -604,18 +627,20 @@ impl Search {
             let quiet = !pos.is_capture(m) && m.promoted().is_none();
             // Pruning of moves that are unlikely to matter, once a move has been found.
             if !is_pv && !in_check && !mating && best_score > -MATE_BOUND && m != hash_move {
+                let p = &self.params;
                 if quiet {
-                    let late = 3 + depth * depth / (2 - i32::from(improving));
-                    if depth <= 6 && nquiets as i32 >= late {
+                    let late = p.lmp_base + depth * depth / (2 - i32::from(improving));
+                    if depth <= p.lmp_depth && nquiets as i32 >= late {
                         continue;
                     }
-                    if depth <= 6 && eval + 100 + 90 * depth <= alpha && scores[i] < 1 << 25 {
+                    let futile = eval + p.futility_base + p.futility_margin * depth <= alpha;
+                    if depth <= p.lmp_depth && futile && scores[i] < KILLER {
                         continue;
                     }
-                    if depth <= 6 && self.see(pos, m) < -60 * depth {
+                    if depth <= p.lmp_depth && self.see(pos, m) < -p.see_quiet_margin * depth {
                         continue;
                     }
-                } else if depth <= 5 && scores[i] < 0 && self.see(pos, m) < -120 * depth {
+                } else if depth <= 5 && scores[i] < 0 && self.see(pos, m) < -p.see_capture_margin * depth {
                     continue;
                 }
             }
@@ -695,13 +720,14 @@ impl Search {
         improving: bool,
         ply: usize,
     ) -> Option<i32> {
-        if depth <= 7 && eval - 80 * (depth - i32::from(improving)) >= beta {
+        let p = &self.params;
+        if depth <= p.rfp_depth && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta {
             return Some(eval);
         }
         if depth < 3 || eval < beta || pos.last_move().is_none() || !Self::null_move_allowed(pos) {
             return None;
         }
-        let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+        let r = p.nmp_reduction + depth / p.nmp_depth_divisor + ((eval - beta) / p.nmp_eval_divisor).min(3);
         self.line[ply] = NO_KEY;
         pos.make_null();
         let s = -self.pvs(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -725,10 +751,10 @@ impl Search {
     /// and move number, less at principal nodes, for checks and for moves with good history.
     fn reduction(&self, depth: i32, i: usize, score: i32, is_pv: bool, check: bool, improving: bool) -> i32 {
         let mut r = self.reductions[depth as usize][i.min(63)];
-        r -= i32::from(is_pv) + i32::from(check) + i32::from(score >= 1 << 25);
+        r -= i32::from(is_pv) + i32::from(check) + i32::from(score >= KILLER);
         r += i32::from(!improving);
         // The history sum of three tables (squares, one and two plies before), each within ±2^14.
-        r -= score / 12_000;
+        r -= score / self.params.lmr_history_divisor;
         r.clamp(0, depth - 2)
     }
 
@@ -742,7 +768,7 @@ impl Search {
         if let Some(i) = Self::counter_index(pos) {
             self.counters[i] = m;
         }
-        let bonus = (depth * depth * 16).min(1600);
+        let bonus = (depth * depth * self.params.history_bonus).min(self.params.history_bonus_max);
         let previous = self.previous(ply);
         for (q, b) in tried.iter().filter(|&&q| q != m).map(|&q| (q, -bonus)).chain([(m, bonus)]) {
             Self::nudge(&mut self.history[Self::history_index(us, q)], b);

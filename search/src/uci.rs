@@ -2,6 +2,7 @@
 
 use crate::error::UciError;
 use crate::eval::Weights;
+use crate::params::{SearchParams, PARAMS};
 use crate::score::{MATE, MATE_BOUND};
 use crate::search::{Info, Limits, Search, SearchResult};
 use hoplite_core::variant::builtin_names;
@@ -69,6 +70,20 @@ impl Runner {
     }
 }
 
+/// The spin options' (min, max, default): a value outside is refused, never clamped or tried.
+const HASH_MB: (i32, i32, i32) = (1, 4096, 16);
+const MULTI_PV: (i32, i32, i32) = (1, 256, 1);
+
+/// A spin option's value, within its declared range.
+fn spin(name: &str, value: &str, (min, max, _): (i32, i32, i32)) -> Result<i32, UciError> {
+    let syntax = |message: String| UciError::Syntax { command: "setoption", message };
+    let v: i64 = value.parse().map_err(|_| syntax(format!("{name}: '{value}' is not a number")))?;
+    if !(i64::from(min)..=i64::from(max)).contains(&v) {
+        return Err(syntax(format!("{name}: {v} is outside {min}..={max}")));
+    }
+    Ok(v as i32)
+}
+
 struct Engine {
     variant: Arc<Variant>,
     position: Position,
@@ -76,6 +91,7 @@ struct Engine {
     /// a move or two more, and only those are played.
     game: (String, Vec<String>),
     weights_file: Option<String>,
+    params: SearchParams,
     hash_mb: usize,
     /// Root moves scored per search (`MultiPV`).
     lines: usize,
@@ -92,7 +108,9 @@ impl Engine {
             Some(f) if !f.is_empty() => Weights::load(&self.variant, Path::new(f))?,
             _ => Weights::for_variant(&self.variant),
         };
-        Ok(Search::new(w, self.hash_mb))
+        let mut search = Search::new(w, self.hash_mb);
+        search.set_params(self.params.clone());
+        Ok(search)
     }
 
     fn set_variant(&mut self, v: Arc<Variant>) -> Result<(), UciError> {
@@ -138,16 +156,36 @@ impl Engine {
                 Ok(())
             }
             "hash" => {
-                self.hash_mb = value.parse().map_err(|_| syntax(format!("Hash: '{value}' is not a number")))?;
+                self.hash_mb = spin("Hash", value, HASH_MB)? as usize;
                 self.search = Some(self.new_search()?);
                 Ok(())
             }
             "multipv" => {
-                let n: usize = value.parse().map_err(|_| syntax(format!("MultiPV: '{value}' is not a number")))?;
-                self.lines = n.clamp(1, 256);
+                self.lines = spin("MultiPV", value, MULTI_PV)? as usize;
                 Ok(())
             }
-            _ => Err(UciError::UnknownOption(name.to_string())),
+            "paramsfile" => {
+                self.params = match value {
+                    "" | "<empty>" => SearchParams::default(),
+                    file => SearchParams::load(Path::new(file))?,
+                };
+                self.apply_params();
+                Ok(())
+            }
+            lower => {
+                let spec =
+                    PARAMS.iter().find(|p| p.name == lower).ok_or_else(|| UciError::UnknownOption(name.into()))?;
+                let v = spin(spec.name, value, (spec.min, spec.max, spec.default))?;
+                self.params.set(spec.name, v).map_err(syntax)?;
+                self.apply_params();
+                Ok(())
+            }
+        }
+    }
+
+    fn apply_params(&mut self) {
+        if let Some(s) = self.search.as_mut() {
+            s.set_params(self.params.clone());
         }
     }
 
@@ -259,7 +297,8 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
         game: (String::new(), Vec::new()),
         variant,
         weights_file: None,
-        hash_mb: 16,
+        params: SearchParams::default(),
+        hash_mb: HASH_MB.2 as usize,
         lines: 1,
         search: None,
         running: None,
@@ -278,8 +317,12 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
                 say(&out, &format!("option name UCI_Variant type combo default chess {}", vars.join(" ")));
                 say(&out, "option name VariantFile type string default <empty>");
                 say(&out, "option name WeightsFile type string default <empty>");
-                say(&out, "option name Hash type spin default 16 min 1 max 4096");
-                say(&out, "option name MultiPV type spin default 1 min 1 max 256");
+                say(&out, "option name ParamsFile type string default <empty>");
+                let spins = [("Hash", HASH_MB), ("MultiPV", MULTI_PV)].into_iter();
+                let params = PARAMS.iter().map(|p| (p.name, (p.min, p.max, p.default)));
+                for (name, (min, max, default)) in spins.chain(params) {
+                    say(&out, &format!("option name {name} type spin default {default} min {min} max {max}"));
+                }
                 say(&out, "uciok");
                 Ok(())
             }

@@ -267,7 +267,8 @@ mod tests {
 
     fn game(variant: &str, adjudication: Adjudication, fen: Option<&str>) -> GameRecord {
         let v = Variant::builtin(variant);
-        let spec = PlayerSpec::Hoplite { name: "e".into(), budget: Budget::nodes(300), weights: None, hash_mb: 1 };
+        let spec =
+            PlayerSpec::Hoplite { name: "e".into(), budget: Budget::nodes(300), files: Default::default(), hash_mb: 1 };
         let (mut w, mut b) = (spec.start(), spec.start());
         w.new_game(&v).unwrap();
         b.new_game(&v).unwrap();

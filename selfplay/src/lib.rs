@@ -22,7 +22,7 @@ pub mod stats;
 pub mod values;
 
 pub use error::RunError;
-pub use player::PlayerSpec;
+pub use player::{EngineFiles, PlayerSpec};
 pub use run::{parse_shard, Progress, RunReport};
 
 use game::Adjudication;

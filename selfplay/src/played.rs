@@ -280,7 +280,12 @@ mod tests {
     use hoplite_formats::Budget;
 
     fn played(nodes: u64, plies: u32, margin: i32) -> Played {
-        let player = PlayerSpec::Hoplite { name: "h".into(), budget: Budget::nodes(nodes), weights: None, hash_mb: 1 };
+        let player = PlayerSpec::Hoplite {
+            name: "h".into(),
+            budget: Budget::nodes(nodes),
+            files: Default::default(),
+            hash_mb: 1,
+        };
         Played { player, plies, margin, lines: 8 }
     }
 

@@ -105,7 +105,8 @@ mod tests {
     #[test]
     fn a_label_is_the_players_win_probability_from_whites_view() {
         let v = Variant::builtin("chess");
-        let hoplite = PlayerSpec::Hoplite { name: "h".into(), budget: Budget::nodes(300), weights: None, hash_mb: 1 };
+        let hoplite =
+            PlayerSpec::Hoplite { name: "h".into(), budget: Budget::nodes(300), files: Default::default(), hash_mb: 1 };
         // White a queen up; the same with Black to move (the score turns to White's view);
         // Black a queen up.
         let fens =

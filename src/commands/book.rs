@@ -2,12 +2,13 @@
 
 use super::players::Registry;
 use super::selfplay::BudgetArgs;
-use super::CmdResult;
+use super::{CmdResult, DEFAULT_VARIANT};
 use clap::Args;
 use hoplite_formats::Budget;
 use hoplite_selfplay::book::{epd_text, make_book, pgn_book, played_book, BookSettings};
 use hoplite_selfplay::played::{self, Played};
 use hoplite_selfplay::scoring::{score_all, Job};
+use hoplite_selfplay::EngineFiles;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -22,7 +23,7 @@ enum Method {
 #[derive(Args)]
 pub struct BookArgs {
     /// Built-in variant name or variant file (.toml).
-    #[arg(long, default_value = "spartan")]
+    #[arg(long, default_value = DEFAULT_VARIANT)]
     variant: String,
     /// How the positions are found (default played; filtered when --within is given).
     #[arg(long, value_enum)]
@@ -89,7 +90,7 @@ pub fn run(a: BookArgs) -> CmdResult {
             }
             let budget = given.or(Budget::nodes(played::DEFAULT_NODES));
             let played = Played {
-                player: registry.player(&a.player, &a.player, budget, None, 16)?,
+                player: registry.player(&a.player, &a.player, budget, EngineFiles::default(), 16)?,
                 plies: a.plies.or(variant.opening_plies).unwrap_or(played::DEFAULT_PLIES),
                 margin: a.margin.or(variant.opening_margin).unwrap_or(played::DEFAULT_MARGIN),
                 lines: a.lines.unwrap_or(played::DEFAULT_LINES).max(1),
@@ -112,7 +113,7 @@ pub fn run(a: BookArgs) -> CmdResult {
             if a.margin.is_some() || a.lines.is_some() {
                 return Err("--margin and --lines are of played books (--method played)".into());
             }
-            let player = registry.player(&a.player, &a.player, given, None, 16)?;
+            let player = registry.player(&a.player, &a.player, given, EngineFiles::default(), 16)?;
             let settings = BookSettings {
                 plies: a.plies.unwrap_or(8),
                 positions: a.games,
@@ -137,7 +138,7 @@ pub fn run(a: BookArgs) -> CmdResult {
     eprintln!();
     let mut book = book;
     if let Some(nodes) = a.score_nodes {
-        let player = registry.player(&a.player, &a.player, Budget::nodes(nodes), None, 16)?;
+        let player = registry.player(&a.player, &a.player, Budget::nodes(nodes), EngineFiles::default(), 16)?;
         let start = hoplite_core::Position::startpos(&variant);
         let positions: Vec<hoplite_core::Position> = book
             .iter()

@@ -8,6 +8,7 @@ use hoplite_core::Position;
 use hoplite_formats::csvfile::{header, Appender, Rows};
 use hoplite_formats::{FormatError, PositionRow};
 use hoplite_selfplay::scoring::label;
+use hoplite_selfplay::EngineFiles;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -48,7 +49,7 @@ pub fn run(a: LabelArgs) -> CmdResult {
     }
     let variant = load_variant(&a.variant)?;
     let registry = Registry::load(a.engines.as_deref())?;
-    let player = registry.player(&a.player, &a.player, a.budget.budget()?, None, 16)?;
+    let player = registry.player(&a.player, &a.player, a.budget.budget()?, EngineFiles::default(), 16)?;
     player.check(&variant)?;
     let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let file = std::fs::File::create(&a.out).map_err(|e| FormatError::io(&a.out, "write", e))?;

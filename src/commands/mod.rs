@@ -15,6 +15,10 @@ use hoplite_core::variant::{builtin_names, fsf_builtin_names, Variant};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+/// The variant of every command that takes `--variant`, when none is given: the game whose
+/// balance the project began with.
+pub const DEFAULT_VARIANT: &str = "spartan";
+
 /// What a command returns: an exit code, or the error to print on stderr.
 pub type CmdResult = Result<ExitCode, Box<dyn std::error::Error>>;
 
@@ -61,5 +65,18 @@ pub fn report(dir: &std::path::Path, out: Option<std::path::PathBuf>) -> CmdResu
     let out = out.unwrap_or_else(|| dir.join("report.html"));
     std::fs::write(&out, html).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
     eprintln!("wrote {}", out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn params(toml: bool) -> CmdResult {
+    use hoplite_search::{SearchParams, PARAMS};
+    if toml {
+        out!("{}", SearchParams::default().to_toml());
+        return Ok(ExitCode::SUCCESS);
+    }
+    outln!("{:<20} {:>7} {:>7} {:>7} {:>5}  meaning", "name", "default", "min", "max", "step");
+    for p in PARAMS {
+        outln!("{:<20} {:>7} {:>7} {:>7} {:>5}  {}", p.name, p.default, p.min, p.max, p.step, p.help);
+    }
     Ok(ExitCode::SUCCESS)
 }

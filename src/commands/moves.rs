@@ -3,7 +3,7 @@
 //! moves in UCI notation, sorted, separated by spaces (an empty line where the game is over),
 //! or `error: ...` for a FEN that cannot be played. Each line is flushed as it is written.
 
-use super::{load_variant, CmdResult};
+use super::{load_variant, CmdResult, DEFAULT_VARIANT};
 use clap::Args;
 use hoplite_core::Position;
 use std::io::{BufRead, Write};
@@ -12,7 +12,7 @@ use std::process::ExitCode;
 #[derive(Args)]
 pub struct MovesArgs {
     /// Built-in variant name or variant file (.toml).
-    #[arg(long, default_value = "chess")]
+    #[arg(long, default_value = DEFAULT_VARIANT)]
     variant: String,
     /// One position instead of the FEN lines on standard input.
     #[arg(long)]

@@ -1,6 +1,6 @@
 //! `hoplite perft`.
 
-use super::{load_variant, CmdResult};
+use super::{load_variant, CmdResult, DEFAULT_VARIANT};
 use clap::Args;
 use hoplite_core::perft::{divide, parse_suite, perft};
 use hoplite_core::Position;
@@ -10,7 +10,7 @@ use std::time::Instant;
 #[derive(Args)]
 pub struct PerftArgs {
     /// Built-in variant name or variant file (.toml).
-    #[arg(long, default_value = "chess")]
+    #[arg(long, default_value = DEFAULT_VARIANT)]
     variant: String,
     /// Start from this FEN instead of the variant's setup.
     #[arg(long)]

@@ -4,8 +4,8 @@
 
 use hoplite_formats::engines::Engines;
 use hoplite_formats::Budget;
-use hoplite_selfplay::PlayerSpec;
-use std::path::{Path, PathBuf};
+use hoplite_selfplay::{EngineFiles, PlayerSpec};
+use std::path::Path;
 
 const BUILT_IN: &str = include_str!("../../configs/engines.toml");
 /// The files the built-in engines.toml names, relative to its folder.
@@ -37,22 +37,22 @@ impl Registry {
         Ok(Registry { engines })
     }
 
-    /// The player `name`, shown as `display`; hoplite's engine gets `weights` and `hash_mb`.
+    /// The player `name`, shown as `display`; hoplite's engine gets `files` and `hash_mb`.
     pub fn player(
         &self,
         name: &str,
         display: &str,
         budget: Budget,
-        weights: Option<PathBuf>,
+        files: EngineFiles,
         hash_mb: usize,
     ) -> Result<PlayerSpec, String> {
         let budget = budget.or(Budget::nodes(1000));
         let display = display.to_string();
-        if weights.is_some() && name != "hoplite" {
-            return Err(format!("a weights file is for hoplite's engine, not '{name}'"));
+        if files != EngineFiles::default() && name != "hoplite" {
+            return Err(format!("weights and parameters files are for hoplite's engine, not '{name}'"));
         }
         Ok(match name {
-            "hoplite" => PlayerSpec::Hoplite { name: display, budget, weights, hash_mb },
+            "hoplite" => PlayerSpec::Hoplite { name: display, budget, files, hash_mb },
             "random" => PlayerSpec::Random { name: display },
             _ => match self.engines.engines.get(name) {
                 Some(config) => {

@@ -2,7 +2,7 @@
 
 use super::players::Registry;
 use super::progress::Display;
-use super::CmdResult;
+use super::{CmdResult, DEFAULT_VARIANT};
 use clap::Args;
 use hoplite_core::Variant;
 use hoplite_formats::manifest::{control_holds, BookOrder, PlayerKind, CONTROL_SCORE};
@@ -12,7 +12,7 @@ use hoplite_selfplay::game::Adjudication;
 use hoplite_selfplay::played::{self, Method, Played, Settings};
 use hoplite_selfplay::stats::{Sprt, SprtState};
 use hoplite_selfplay::{
-    balance, matchup, merge, parse_shard, selfplay, summary_table, RunError, RunOptions, RunReport,
+    balance, matchup, merge, parse_shard, selfplay, summary_table, EngineFiles, RunError, RunOptions, RunReport,
 };
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -33,11 +33,15 @@ pub(crate) struct BudgetArgs {
     #[arg(long, value_delimiter = ',')]
     movetime: Vec<u64>,
     /// A clock per game, BASE+INC in seconds, e.g. 10+0.1 (not reproducible); or a ladder.
-    #[arg(long, value_delimiter = ',')]
-    tc: Vec<String>,
+    #[arg(long, value_delimiter = ',', value_parser = parse_clock)]
+    tc: Vec<Clock>,
 }
 
-fn budget(nodes: Option<u64>, depth: Option<u32>, movetime: Option<u64>, tc: Option<&str>) -> Result<Budget, String> {
+fn parse_clock(t: &str) -> Result<Clock, String> {
+    Clock::parse(t).ok_or_else(|| format!("'{t}': expected BASE+INC in seconds, as 10+0.1"))
+}
+
+fn budget(nodes: Option<u64>, depth: Option<u32>, movetime: Option<u64>, tc: Option<Clock>) -> Result<Budget, String> {
     let list = |o: Option<u64>| o.into_iter().collect::<Vec<_>>();
     let one = budgets(&list(nodes), &depth.into_iter().collect::<Vec<_>>(), &list(movetime), tc.as_slice())?;
     Ok(one[0])
@@ -45,11 +49,7 @@ fn budget(nodes: Option<u64>, depth: Option<u32>, movetime: Option<u64>, tc: Opt
 
 /// The budgets of the rungs the lists give (lists of one length; a value alone applies to
 /// every rung); one empty budget when none is given.
-fn budgets(nodes: &[u64], depth: &[u32], movetime: &[u64], tc: &[&str]) -> Result<Vec<Budget>, String> {
-    let clocks = tc
-        .iter()
-        .map(|t| Clock::parse(t).ok_or_else(|| format!("--tc '{t}': expected BASE+INC in seconds, as 10+0.1")))
-        .collect::<Result<Vec<_>, _>>()?;
+fn budgets(nodes: &[u64], depth: &[u32], movetime: &[u64], clocks: &[Clock]) -> Result<Vec<Budget>, String> {
     let lens = [nodes.len(), depth.len(), movetime.len(), clocks.len()];
     let rungs = lens.iter().copied().max().unwrap_or(0).max(1);
     if lens.iter().any(|&l| l > 1 && l != rungs) {
@@ -63,15 +63,14 @@ fn budgets(nodes: &[u64], depth: &[u32], movetime: &[u64], tc: &[&str]) -> Resul
             nodes: at(nodes, i),
             depth: at(depth, i),
             movetime: at(movetime, i).map(Duration::from_millis),
-            clock: at(&clocks, i),
+            clock: at(clocks, i),
         })
         .collect())
 }
 
 impl BudgetArgs {
     fn budgets(&self) -> Result<Vec<Budget>, String> {
-        let tc: Vec<&str> = self.tc.iter().map(String::as_str).collect();
-        budgets(&self.nodes, &self.depth, &self.movetime, &tc)
+        budgets(&self.nodes, &self.depth, &self.movetime, &self.tc)
     }
 
     /// One budget (a match's): a ladder is refused.
@@ -157,17 +156,17 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) resume: bool,
     /// Play only game ids ≡ K (mod N), as K/N.
-    #[arg(long)]
-    shard: Option<String>,
+    #[arg(long, value_parser = |s: &str| parse_shard(s).map_err(|e| e.to_string()))]
+    shard: Option<(u64, u64)>,
     /// Moves after the opening before the game is drawn (default 400).
     #[arg(long)]
     max_plies: Option<u32>,
     /// Resign adjudication: CP:MOVES (score beyond CP for MOVES moves of each side).
-    #[arg(long)]
-    resign: Option<String>,
+    #[arg(long, value_parser = |s: &str| numbers(s, 2).map(|v| (v[0] as i32, v[1] as u32)))]
+    resign: Option<(i32, u32)>,
     /// Draw adjudication: CP:MOVES:FROM_PLY.
-    #[arg(long)]
-    draw: Option<String>,
+    #[arg(long, value_parser = |s: &str| numbers(s, 3).map(|v| (v[0] as i32, v[1] as u32, v[2] as u32)))]
+    draw: Option<(i32, u32, u32)>,
     /// Keep every move's evaluation in games.csv (for lead changes and decisiveness).
     #[arg(long)]
     evals: bool,
@@ -182,14 +181,12 @@ pub(crate) struct RunArgs {
     engines: Option<PathBuf>,
 }
 
-fn numbers(s: &str, n: usize, flag: &str) -> Result<Vec<i64>, String> {
-    let v: Vec<i64> = s
-        .split(':')
-        .map(|x| x.trim().parse())
-        .collect::<Result<_, _>>()
-        .map_err(|_| format!("{flag} '{s}': expected {n} numbers separated by ':'"))?;
-    if v.len() != n || v.iter().any(|&x| x < 0) {
-        return Err(format!("{flag} '{s}': expected {n} non-negative numbers separated by ':'"));
+/// `n` non-negative numbers separated by ':', each below 2^31.
+fn numbers(s: &str, n: usize) -> Result<Vec<i64>, String> {
+    let expected = || format!("'{s}': expected {n} non-negative numbers separated by ':'");
+    let v: Vec<i64> = s.split(':').map(|x| x.trim().parse()).collect::<Result<_, _>>().map_err(|_| expected())?;
+    if v.len() != n || v.iter().any(|&x| !(0..=i64::from(i32::MAX)).contains(&x)) {
+        return Err(expected());
     }
     Ok(v)
 }
@@ -277,7 +274,7 @@ impl RunArgs {
                     ..Default::default()
                 };
                 let name = s.player.as_deref().unwrap_or("hoplite");
-                let player = registry.player(name, name, budget, None, opts.tt_megabytes)?;
+                let player = registry.player(name, name, budget, EngineFiles::default(), opts.tt_megabytes)?;
                 opts.random_plies = 0;
                 opts.played = Some(Played {
                     player,
@@ -323,14 +320,7 @@ impl RunArgs {
 
     /// The options, with these defaults where the command line says nothing.
     fn options(&self, defaults: &Defaults, default_out: &str) -> Result<RunOptions, String> {
-        let resign = match &self.resign {
-            Some(s) => numbers(s, 2, "--resign").map(|v| Some((v[0] as i32, v[1] as u32)))?,
-            None => None,
-        };
-        let draw = match &self.draw {
-            Some(s) => numbers(s, 3, "--draw").map(|v| Some((v[0] as i32, v[1] as u32, v[2] as u32)))?,
-            None => None,
-        };
+        let (resign, draw) = (self.resign, self.draw);
         Ok(RunOptions {
             games: self.games.unwrap_or(defaults.games),
             threads: self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -346,7 +336,7 @@ impl RunArgs {
             out: self.out.clone().unwrap_or_else(|| PathBuf::from(default_out)),
             pgn: self.pgn,
             resume: self.resume,
-            shard: self.shard.as_deref().map(parse_shard).transpose().map_err(|e| e.to_string())?,
+            shard: self.shard,
             adjudication: Adjudication { max_plies: self.max_plies.unwrap_or(defaults.max_plies), resign, draw },
             timing: self.timing,
             tt_megabytes: self.tt_mb.max(1),
@@ -372,17 +362,15 @@ fn finish(out: &Path, r: &RunReport, display: &Display) {
 #[derive(Args)]
 pub struct SelfplayArgs {
     /// Built-in variant name or variant file (.toml).
-    #[arg(long, default_value = "spartan")]
+    #[arg(long, default_value = DEFAULT_VARIANT)]
     variant: String,
     /// Who plays both sides: hoplite, random, or an engine of engines.toml.
     #[arg(long, default_value = "hoplite")]
     player: String,
     #[command(flatten)]
     budget: BudgetArgs,
-    /// Evaluation weights file for hoplite's engine (TOML, as `hoplite tune` writes); default:
-    /// the built-in's tuned weights (data/weights/), else the variant's derived defaults.
-    #[arg(long)]
-    weights: Option<PathBuf>,
+    #[command(flatten)]
+    engine: EngineArgs,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -395,7 +383,7 @@ pub fn run_selfplay(a: SelfplayArgs) -> CmdResult {
     let registry = Registry::load(opts.engines.as_deref().map(Path::new))?;
     a.run.set_opening(&defaults, &*Variant::load(&a.variant)?, &registry, &mut opts)?;
     let budget = ladder(a.budget.budgets()?, &mut opts);
-    let player = registry.player(&a.player, &a.player, budget, a.weights.clone(), opts.tt_megabytes)?;
+    let player = registry.player(&a.player, &a.player, budget, a.engine.files(), opts.tt_megabytes)?;
     let mut display = Display::new(&a.variant);
     let r = selfplay::run(&a.variant, &player, &opts, |p| display.update(p))?;
     out!("{}", summary_table(&r.tallies));
@@ -466,8 +454,10 @@ pub(crate) fn balance_run(
         (_, Some(file)) if !file.is_empty() => file.clone(),
         _ => vec!["hoplite".to_string()],
     };
-    let players =
-        names.iter().map(|n| registry.player(n, n, budget, None, opts.tt_megabytes)).collect::<Result<Vec<_>, _>>()?;
+    let players = names
+        .iter()
+        .map(|n| registry.player(n, n, budget, EngineFiles::default(), opts.tt_megabytes))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut display = Display::new(kind);
     let r = balance::run(&b, &players, &opts, |p| display.update(p))?;
     out!("{}", summary_table(&r.tallies));
@@ -487,65 +477,89 @@ pub(crate) fn balance_run(
     Ok((b, opts.out))
 }
 
+/// hoplite's engine files (`--weights`, `--params`).
+#[derive(Args)]
+pub struct EngineArgs {
+    /// Evaluation weights file for hoplite's engine (TOML, as `hoplite tune` writes); default:
+    /// the built-in's tuned weights (data/weights/), else the variant's derived defaults.
+    #[arg(long)]
+    weights: Option<PathBuf>,
+    /// Search parameters file for hoplite's engine (TOML, `name = value`; `hoplite params`
+    /// lists them); those it leaves out keep their defaults.
+    #[arg(long)]
+    params: Option<PathBuf>,
+}
+
+impl EngineArgs {
+    fn files(&self) -> EngineFiles {
+        EngineFiles { weights: self.weights.clone(), params: self.params.clone() }
+    }
+}
+
+/// One side of a match, as its flags give it.
+struct Side {
+    player: String,
+    name: Option<String>,
+    budget: Result<Budget, String>,
+    files: EngineFiles,
+}
+
+/// The flags of one side of `hoplite match`, `--a-*` or `--b-*`: one definition for both.
+macro_rules! side_args {
+    ($name:ident, $side:literal, $who:literal) => {
+        #[derive(Args)]
+        pub struct $name {
+            #[arg(id = $side, long = $side, default_value = "hoplite", help = concat!("Player ", $who, ": hoplite, random, or an engine of engines.toml"))]
+            player: String,
+            #[arg(id = concat!($side, "-nodes"), long = concat!($side, "-nodes"), help = concat!("Player ", $who, "'s nodes per move"))]
+            nodes: Option<u64>,
+            #[arg(id = concat!($side, "-depth"), long = concat!($side, "-depth"), help = concat!("Player ", $who, "'s depth per move"))]
+            depth: Option<u32>,
+            #[arg(id = concat!($side, "-movetime"), long = concat!($side, "-movetime"), help = concat!("Player ", $who, "'s milliseconds per move"))]
+            movetime: Option<u64>,
+            #[arg(id = concat!($side, "-tc"), long = concat!($side, "-tc"), value_parser = parse_clock, help = concat!("Player ", $who, "'s clock, BASE+INC seconds"))]
+            tc: Option<Clock>,
+            #[arg(id = concat!($side, "-weights"), long = concat!($side, "-weights"), help = concat!("Player ", $who, "'s weights file (hoplite's engine)"))]
+            weights: Option<PathBuf>,
+            #[arg(id = concat!($side, "-params"), long = concat!($side, "-params"), help = concat!("Player ", $who, "'s search parameters file (hoplite's engine)"))]
+            params: Option<PathBuf>,
+            #[arg(id = concat!($side, "-random"), long = concat!($side, "-random"), help = concat!("Player ", $who, " plays uniformly random legal moves (the same as --", $side, " random)"))]
+            random: bool,
+            #[arg(id = concat!($side, "-name"), long = concat!($side, "-name"), help = concat!("Player ", $who, "'s name in games.csv (default: the player's; ", $who, " when both are the same)"))]
+            name: Option<String>,
+        }
+
+        impl $name {
+            fn side(&self) -> Side {
+                Side {
+                    player: if self.random { "random".into() } else { self.player.clone() },
+                    name: self.name.clone(),
+                    budget: budget(self.nodes, self.depth, self.movetime, self.tc),
+                    files: EngineFiles { weights: self.weights.clone(), params: self.params.clone() },
+                }
+            }
+        }
+    };
+}
+side_args!(SideA, "a", "A");
+side_args!(SideB, "b", "B");
+
 #[derive(Args)]
 pub struct MatchArgs {
     /// Built-in variant name or variant file (.toml).
-    #[arg(long, default_value = "chess")]
+    #[arg(long, default_value = DEFAULT_VARIANT)]
     variant: String,
-    /// Player A: hoplite, random, or an engine of engines.toml.
-    #[arg(long, default_value = "hoplite")]
-    a: String,
-    /// Player B.
-    #[arg(long, default_value = "hoplite")]
-    b: String,
+    #[command(flatten)]
+    a: SideA,
+    #[command(flatten)]
+    b: SideB,
     /// Both players' budget per move (a side's own flags win).
     #[command(flatten)]
     budget: BudgetArgs,
-    /// Player A's nodes per move.
-    #[arg(long)]
-    a_nodes: Option<u64>,
-    /// Player B's nodes per move.
-    #[arg(long)]
-    b_nodes: Option<u64>,
-    /// Player A's depth per move.
-    #[arg(long)]
-    a_depth: Option<u32>,
-    /// Player B's depth per move.
-    #[arg(long)]
-    b_depth: Option<u32>,
-    /// Player A's milliseconds per move.
-    #[arg(long)]
-    a_movetime: Option<u64>,
-    /// Player B's milliseconds per move.
-    #[arg(long)]
-    b_movetime: Option<u64>,
-    /// Player A's clock, BASE+INC seconds.
-    #[arg(long)]
-    a_tc: Option<String>,
-    /// Player B's clock.
-    #[arg(long)]
-    b_tc: Option<String>,
-    /// Player A's weights file (hoplite's engine).
-    #[arg(long)]
-    a_weights: Option<PathBuf>,
-    /// Player B's weights file.
-    #[arg(long)]
-    b_weights: Option<PathBuf>,
-    /// Player A plays uniformly random legal moves (the same as --a random).
-    #[arg(long)]
-    a_random: bool,
-    /// Player B plays uniformly random legal moves (the same as --b random).
-    #[arg(long)]
-    b_random: bool,
-    /// Names in games.csv (default: the players', A and B when they are the same).
-    #[arg(long)]
-    a_name: Option<String>,
-    #[arg(long)]
-    b_name: Option<String>,
     /// Stop early by SPRT: elo0,elo1,alpha,beta in logistic Elo (e.g. 0,10,0.05,0.05), or
     /// nelo:elo0,elo1,alpha,beta in normalized Elo.
-    #[arg(long)]
-    sprt: Option<String>,
+    #[arg(long, value_parser = |s: &str| Sprt::parse(s))]
+    sprt: Option<Sprt>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -553,36 +567,24 @@ pub struct MatchArgs {
 pub fn run_match(a: MatchArgs) -> CmdResult {
     let defaults = defaults(Method::Random);
     let mut opts = a.run.options(&defaults, "runs/match")?;
-    let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
     let registry = Registry::load(opts.engines.as_deref().map(Path::new))?;
     a.run.set_opening(&defaults, &*Variant::load(&a.variant)?, &registry, &mut opts)?;
     let shared = a.budget.budget()?;
-    let names = [if a.a_random { "random" } else { &a.a }, if a.b_random { "random" } else { &a.b }];
-    let same = names[0] == names[1];
-    let display = |given: &Option<String>, name: &str, letter: &str| {
-        given.clone().unwrap_or_else(|| if same { letter.to_string() } else { name.to_string() })
-    };
-    let pa = registry.player(
-        names[0],
-        &display(&a.a_name, names[0], "A"),
-        budget(a.a_nodes, a.a_depth, a.a_movetime, a.a_tc.as_deref())?.or(shared),
-        a.a_weights.clone(),
-        opts.tt_megabytes,
-    )?;
-    let pb = registry.player(
-        names[1],
-        &display(&a.b_name, names[1], "B"),
-        budget(a.b_nodes, a.b_depth, a.b_movetime, a.b_tc.as_deref())?.or(shared),
-        a.b_weights.clone(),
-        opts.tt_megabytes,
-    )?;
+    let sides = [a.a.side(), a.b.side()];
+    let same = sides[0].player == sides[1].player;
+    let [pa, pb] = [(&sides[0], "A"), (&sides[1], "B")].map(|(side, letter)| {
+        let display = side.name.clone().unwrap_or_else(|| if same { letter.to_string() } else { side.player.clone() });
+        let budget = side.budget.clone()?.or(shared);
+        registry.player(&side.player, &display, budget, side.files.clone(), opts.tt_megabytes)
+    });
+    let (pa, pb) = (pa?, pb?);
     if pa.name() == pb.name() {
         return Err(
             RunError::Usage(format!("both players are named '{}': give --a-name or --b-name", pa.name())).into()
         );
     }
     let mut progress = Display::new("match");
-    let r = matchup::run(&a.variant, &pa, &pb, sprt, &opts, |p| progress.update(p))?;
+    let r = matchup::run(&a.variant, &pa, &pb, a.sprt, &opts, |p| progress.update(p))?;
     let (elo, err) = r.wdl.elo();
     // A side that won every game has no finite Elo estimate.
     let elo_text = if r.wdl.wins == r.wdl.games() || r.wdl.losses == r.wdl.games() {

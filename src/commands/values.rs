@@ -1,7 +1,7 @@
 //! `hoplite values`: piece values by play-testing, a balance run of material imbalances.
 
 use super::selfplay::{balance_run, BalanceArgs, BudgetArgs, RunArgs};
-use super::CmdResult;
+use super::{CmdResult, DEFAULT_VARIANT};
 use clap::Args;
 use hoplite_core::Variant;
 use hoplite_formats::{csvfile, SummaryRow, ValueRow, SUMMARY, VALUES};
@@ -36,7 +36,7 @@ pub struct ValuesArgs {
     /// command writes to its output directory). Default: every piece of --variant.
     file: Option<PathBuf>,
     /// Built-in variant name or variant file (.toml), when no file is given.
-    #[arg(long, default_value = "chess")]
+    #[arg(long, default_value = DEFAULT_VARIANT)]
     variant: String,
     /// The imbalances instead of the defaults: letters removed, WHITE:BLACK (`p:,pp:,n:,b:n`).
     #[arg(long, value_delimiter = ',')]

@@ -1,24 +1,23 @@
 //! hoplite's own engine as a player: one search per player, its tables cleared between games.
 
-use super::{Player, Reply, Turn, CLOCK_MARGIN};
+use super::{EngineFiles, Player, Reply, Turn, CLOCK_MARGIN};
 use crate::error::PlayerError;
 use hoplite_core::Variant;
 use hoplite_formats::Budget;
-use hoplite_search::{Limits, Search, Weights};
-use std::path::PathBuf;
+use hoplite_search::{Limits, Search, SearchParams, Weights};
 use std::sync::Arc;
 
 pub struct EnginePlayer {
     budget: Budget,
-    weights: Option<PathBuf>,
+    files: EngineFiles,
     hash_mb: usize,
     /// The search and the variant its weights were made for.
     search: Option<(Arc<Variant>, Search)>,
 }
 
 impl EnginePlayer {
-    pub fn new(budget: Budget, weights: Option<PathBuf>, hash_mb: usize) -> EnginePlayer {
-        EnginePlayer { budget, weights, hash_mb, search: None }
+    pub fn new(budget: Budget, files: EngineFiles, hash_mb: usize) -> EnginePlayer {
+        EnginePlayer { budget, files, hash_mb, search: None }
     }
 }
 
@@ -32,11 +31,16 @@ impl Player for EnginePlayer {
         match &mut self.search {
             Some((v, search)) if Arc::ptr_eq(v, variant) => search.clear(),
             _ => {
-                let weights = match &self.weights {
-                    Some(p) => Weights::load(variant, p).map_err(|e| PlayerError::Setup(e.to_string()))?,
+                let setup = |e: &dyn std::fmt::Display| PlayerError::Setup(e.to_string());
+                let weights = match &self.files.weights {
+                    Some(p) => Weights::load(variant, p).map_err(|e| setup(&e))?,
                     None => Weights::for_variant(variant),
                 };
-                self.search = Some((variant.clone(), Search::new(weights, self.hash_mb)));
+                let mut search = Search::new(weights, self.hash_mb);
+                if let Some(p) = &self.files.params {
+                    search.set_params(SearchParams::load(p).map_err(|e| setup(&e))?);
+                }
+                self.search = Some((variant.clone(), search));
             }
         }
         Ok(())

@@ -99,12 +99,21 @@ pub trait Player: Send {
     }
 }
 
+/// The files that set hoplite's engine up; without them, the variant's weights and the
+/// default search parameters.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineFiles {
+    /// Evaluation weights (TOML, as `hoplite tune` writes).
+    pub weights: Option<PathBuf>,
+    /// Search parameters (TOML, `name = value`, as `hoplite_search::SearchParams` reads).
+    pub params: Option<PathBuf>,
+}
+
 /// A player as the command line and run.toml describe it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
-    /// hoplite's engine: its budget per move, weights file (the variant's defaults without),
-    /// and transposition table size.
-    Hoplite { name: String, budget: Budget, weights: Option<PathBuf>, hash_mb: usize },
+    /// hoplite's engine: its budget per move, its files and transposition table size.
+    Hoplite { name: String, budget: Budget, files: EngineFiles, hash_mb: usize },
     /// Uniformly random legal moves, drawn from the game's generator (a baseline).
     Random { name: String },
     /// An outside engine from engines.toml (`engine`: its name there).
@@ -140,11 +149,12 @@ impl PlayerSpec {
     pub fn record(&self) -> PlayerRecord {
         let name = self.name().to_string();
         match self {
-            PlayerSpec::Hoplite { budget, weights, .. } => PlayerRecord {
+            PlayerSpec::Hoplite { budget, files, .. } => PlayerRecord {
                 name,
                 kind: PlayerKind::Hoplite,
                 budget: Some(*budget),
-                weights: weights.as_ref().map(|w| w.display().to_string()),
+                weights: files.weights.as_ref().map(|w| w.display().to_string()),
+                params: files.params.as_ref().map(|w| w.display().to_string()),
                 ..Default::default()
             },
             PlayerSpec::Random { .. } => PlayerRecord { name, kind: PlayerKind::Random, ..Default::default() },
@@ -159,13 +169,18 @@ impl PlayerSpec {
         }
     }
 
-    /// Checks, before any game, that the player can play `variant`: its weights load, or the
+    /// Checks, before any game, that the player can play `variant`: its files load, or the
     /// engine starts and takes the variant and the budget.
     pub fn check(&self, variant: &Arc<Variant>) -> Result<(), RunError> {
         let fail = |error| RunError::Player { name: self.name().to_string(), error };
         match self {
-            PlayerSpec::Hoplite { weights: Some(w), .. } => {
-                hoplite_search::Weights::load(variant, w)?;
+            PlayerSpec::Hoplite { files, .. } => {
+                if let Some(w) = &files.weights {
+                    hoplite_search::Weights::load(variant, w)?;
+                }
+                if let Some(p) = &files.params {
+                    hoplite_search::SearchParams::load(p).map_err(|e| fail(PlayerError::Setup(e.to_string())))?;
+                }
             }
             PlayerSpec::Engine { .. } => self.start().new_game(variant).map_err(fail)?,
             _ => {}
@@ -176,8 +191,8 @@ impl PlayerSpec {
     /// A player to play games with (an engine process starts at its first game).
     pub fn start(&self) -> Box<dyn Player> {
         match self {
-            PlayerSpec::Hoplite { budget, weights, hash_mb, .. } => {
-                Box::new(engine::EnginePlayer::new(*budget, weights.clone(), *hash_mb))
+            PlayerSpec::Hoplite { budget, files, hash_mb, .. } => {
+                Box::new(engine::EnginePlayer::new(*budget, files.clone(), *hash_mb))
             }
             PlayerSpec::Random { .. } => Box::new(random::RandomPlayer),
             PlayerSpec::Engine { config, budget, .. } => match config.protocol {
