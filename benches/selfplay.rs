@@ -4,8 +4,8 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use hoplite_core::Variant;
 use hoplite_formats::Budget;
-use hoplite_selfplay::game::{play, Adjudication, Game};
 use hoplite_selfplay::openings::{game_seed, Opening, Own};
+use hoplite_selfplay::run::game::{play, Adjudication, Game};
 use hoplite_selfplay::PlayerSpec;
 use std::time::Duration;
 

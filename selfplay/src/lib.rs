@@ -2,33 +2,21 @@
 //! shards and merge. The library does not print: runs report progress through a callback.
 #![forbid(unsafe_code)]
 
-pub mod balance;
-pub mod book;
 pub mod error;
-pub mod game;
-pub mod imbalance;
-pub mod matchup;
-pub mod merge;
 pub mod openings;
-pub mod output;
-pub mod pgn;
-pub mod played;
+pub mod plans;
 pub mod player;
-pub mod quality;
 pub mod run;
-pub mod scoring;
-pub mod selfplay;
 pub mod stats;
-pub mod values;
 
 pub use error::RunError;
 pub use player::{EngineFiles, PlayerSpec};
 pub use run::{parse_shard, Progress, RunReport};
 
-use game::Adjudication;
 use hoplite_formats::manifest::{BookOrder, RunKind, FORMAT};
 use hoplite_formats::{Budget, Manifest};
-use output::Tallies;
+use run::game::Adjudication;
+use run::output::Tallies;
 use std::path::PathBuf;
 
 /// Options shared by selfplay, match and balance runs.
@@ -40,7 +28,7 @@ pub struct RunOptions {
     /// Random plies after each start position (none when `played` is given).
     pub random_plies: u32,
     /// Plies played by a searching player after each start position.
-    pub played: Option<played::Played>,
+    pub played: Option<openings::played::Played>,
     pub book: Option<PathBuf>,
     pub book_order: BookOrder,
     /// Shuffle each game's back-rank pieces, the same for both sides (`Variant::shuffle_back_ranks`).

@@ -7,7 +7,7 @@ use clap::Args;
 use hoplite_core::Position;
 use hoplite_formats::csvfile::{header, Appender, Rows};
 use hoplite_formats::{FormatError, PositionRow};
-use hoplite_selfplay::scoring::label;
+use hoplite_selfplay::player::scoring::label;
 use hoplite_selfplay::EngineFiles;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -8,12 +8,12 @@ use hoplite_core::Variant;
 use hoplite_formats::manifest::{control_holds, BookOrder, PlayerKind, CONTROL_SCORE};
 use hoplite_formats::Manifest;
 use hoplite_formats::{Budget, Clock};
-use hoplite_selfplay::game::Adjudication;
-use hoplite_selfplay::played::{self, Method, Played, Settings};
+use hoplite_selfplay::openings::played::{self, Method, Played, Settings};
+use hoplite_selfplay::plans::{balance, matchup, selfplay};
+use hoplite_selfplay::run::game::Adjudication;
+use hoplite_selfplay::run::merge;
 use hoplite_selfplay::stats::{Sprt, SprtState};
-use hoplite_selfplay::{
-    balance, matchup, merge, parse_shard, selfplay, summary_table, EngineFiles, RunError, RunOptions, RunReport,
-};
+use hoplite_selfplay::{parse_shard, summary_table, EngineFiles, RunError, RunOptions, RunReport};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;

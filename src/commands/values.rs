@@ -6,8 +6,10 @@ use clap::Args;
 use hoplite_core::Variant;
 use hoplite_formats::{csvfile, SummaryRow, ValueRow, SUMMARY, VALUES};
 use hoplite_search::eval::{Weights, MATERIAL};
-use hoplite_selfplay::balance;
-use hoplite_selfplay::values::{balance_file, default_imbalances, next_round, parse_targets, targets_met, values};
+use hoplite_selfplay::plans::balance;
+use hoplite_selfplay::plans::values::{
+    balance_file, default_imbalances, next_round, parse_targets, targets_met, values,
+};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

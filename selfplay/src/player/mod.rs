@@ -9,6 +9,7 @@ mod external;
 mod notation;
 mod process;
 mod random;
+pub mod scoring;
 mod uci;
 mod xboard;
 

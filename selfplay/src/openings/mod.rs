@@ -3,12 +3,15 @@
 //! drawn in the game from its own generator or shared by the games that must start alike (the
 //! two games of a match pair, one index across a balance run's configurations).
 
-use crate::book::{self, BookEntry};
+pub mod book;
+pub mod played;
+
 use crate::error::RunError;
-use crate::played::{self, Played, Task};
 use crate::RunOptions;
+use book::BookEntry;
 use hoplite_core::zobrist::{mix64, GOLDEN};
 use hoplite_core::{Move, Position, Variant};
+use played::{Played, Task};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

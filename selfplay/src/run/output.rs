@@ -4,9 +4,9 @@
 //! line and continues.
 
 use crate::error::RunError;
-use crate::game::GameRecord;
-use crate::pgn::pgn_text;
-use crate::quality;
+use crate::run::game::GameRecord;
+use crate::run::pgn::pgn_text;
+use crate::stats::quality;
 use crate::stats::Wdl;
 use hoplite_core::{GameResult, Termination};
 use hoplite_formats::csvfile::{self, Appender};

@@ -3,8 +3,8 @@
 //! (`hoplite book` keeps the level openings) and for labels (`hoplite label`: a stronger
 //! player's evaluation as the tuner's target).
 
+use super::{PlayerSpec, Turn};
 use crate::error::RunError;
-use crate::player::{PlayerSpec, Turn};
 use crate::stats::score_of_elo;
 use hoplite_core::{Move, Position, Variant};
 use hoplite_formats::{PositionRow, WhiteScore};

@@ -4,15 +4,20 @@
 //! finish. What differs between commands is the plan (which game has which players, variant
 //! and opening) and the hook that watches the games go by.
 
+pub mod game;
+pub mod merge;
+pub mod output;
+pub mod pgn;
+
 use crate::error::{PlayerError, RunError};
-use crate::game::{forfeit, play, Adjudication, Game, GameRecord};
+use crate::openings::played;
 use crate::openings::{Opening, SharedCache};
-use crate::output::{self, ConfigInfo, RunOutput, Tallies};
-use crate::played;
 use crate::player::{Player, PlayerSpec};
+use crate::run::game::{forfeit, play, Adjudication, Game, GameRecord};
 use crate::stats::Wdl;
 use hoplite_core::{Colour, Variant};
 use hoplite_formats::{GameRow, Manifest};
+use output::{ConfigInfo, RunOutput, Tallies};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};

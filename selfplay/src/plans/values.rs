@@ -2,8 +2,8 @@
 //! material imbalances, each played with the armies' colours swapped too, and pawn odds that
 //! set the scale.
 
-use crate::balance::{Balance, BalanceFile, ConfigEntry, OneOrMore};
-use crate::imbalance::Imbalance;
+use crate::plans::balance::{Balance, BalanceFile, ConfigEntry, OneOrMore};
+use crate::plans::imbalance::Imbalance;
 use hoplite_core::{Colour, PieceType, Variant};
 use hoplite_formats::{Decimal, SummaryRow, ValueRow};
 use hoplite_tuner::playtest::{fit, game_variance_at, Fit, More, Observation};
@@ -192,7 +192,7 @@ fn keys(rows: &[SummaryRow]) -> Vec<(String, String)> {
     keys
 }
 
-fn imbalance_of(c: &crate::balance::Config) -> Imbalance {
+fn imbalance_of(c: &crate::plans::balance::Config) -> Imbalance {
     c.imbalance.clone().unwrap_or(Imbalance { removed: [vec![], vec![]] })
 }
 
@@ -453,7 +453,7 @@ mod tests {
     fn load(name: &str, text: &str) -> Balance {
         let path = std::env::temp_dir().join(format!("hoplite-values-{name}-{}.toml", std::process::id()));
         std::fs::write(&path, text).unwrap();
-        let b = crate::balance::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let b = crate::plans::balance::load(&path).unwrap_or_else(|e| panic!("{e}"));
         let _ = std::fs::remove_file(&path);
         b
     }

@@ -2,9 +2,9 @@
 //! Elo ± error, LOS, pentanomial counts and an optional SPRT that stops the match.
 
 use crate::error::RunError;
+use crate::openings::played;
 use crate::openings::{game_seed, Openings, SharedCache};
-use crate::output::ConfigInfo;
-use crate::played;
+use crate::run::output::ConfigInfo;
 use crate::run::{Job, Plan, Progress, Run, RunReport, Tick};
 use crate::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::{PlayerSpec, RunOptions};

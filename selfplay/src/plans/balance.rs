@@ -2,10 +2,10 @@
 //! rule option, the setup), every configuration played with the same seeds and openings.
 
 use crate::error::RunError;
-use crate::imbalance::Imbalance;
+use crate::openings::played;
 use crate::openings::{game_seed, Openings, SharedCache};
-use crate::output::ConfigInfo;
-use crate::played;
+use crate::plans::imbalance::Imbalance;
+use crate::run::output::ConfigInfo;
 use crate::run::{count_white, Job, Plan, Progress, Run, RunReport};
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::spec::toml_at;
@@ -46,7 +46,7 @@ pub struct BalanceFile {
     pub players: Option<Vec<String>>,
     /// How games open (`[opening]`: method, plies, margin, player, nodes, depth, lines).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub opening: Option<crate::played::Settings>,
+    pub opening: Option<crate::openings::played::Settings>,
     pub configs: Vec<ConfigEntry>,
 }
 

@@ -2,10 +2,10 @@
 //! or distinct random openings that a search scores near equality, written as EPD and PGN.
 
 use crate::error::RunError;
+use crate::openings::played::Played;
 use crate::openings::{game_seed, random_opening};
-use crate::played::Played;
+use crate::player::scoring::{score_all, Job};
 use crate::player::PlayerSpec;
-use crate::scoring::{score_all, Job};
 use hoplite_core::{Move, Position, Variant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -97,7 +97,7 @@ pub fn played_book(
     positions: usize,
     seed: u64,
     threads: usize,
-    progress: crate::played::Progress,
+    progress: crate::openings::played::Progress,
 ) -> Result<Vec<BookLine>, RunError> {
     played.player.check(variant)?;
     let start = Position::startpos(variant);

@@ -10,6 +10,8 @@
 //! deviation is √(2v). Its 95% error is 1.96 · 800 / ln 10 / √games (the t-value's standard
 //! error is 1/√games in both models).
 
+pub mod quality;
+
 /// 800 / ln 10: normalized Elo per unit of t-value (fishtest's `nelo_divided_by_nt`).
 pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
 

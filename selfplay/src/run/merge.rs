@@ -2,7 +2,7 @@
 //! run writes, byte for byte.
 
 use crate::error::RunError;
-use crate::output::{ConfigInfo, Tallies};
+use crate::run::output::{ConfigInfo, Tallies};
 use crate::run::parse_shard;
 use hoplite_formats::{csvfile, FormatError, GameRow, Manifest, SummaryRow, GAMES, MANIFEST, PGN, POSITIONS, SUMMARY};
 use std::collections::BTreeMap;

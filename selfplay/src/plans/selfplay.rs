@@ -2,9 +2,9 @@
 //! at each rung of a strength ladder (the same openings at every rung).
 
 use crate::error::RunError;
+use crate::openings::played;
 use crate::openings::{game_seed, Openings, SharedCache};
-use crate::output::ConfigInfo;
-use crate::played;
+use crate::run::output::ConfigInfo;
 use crate::run::{count_white, Job, Plan, Progress, Run, RunReport};
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::Variant;

@@ -1,7 +1,7 @@
 //! Games in PGN: moves in SAN from the start position (the opening included), with the
 //! variant's letters and a `[Variant]` tag as Fairy-Stockfish reads them.
 
-use crate::game::GameRecord;
+use crate::run::game::GameRecord;
 use hoplite_core::{Colour, Position};
 
 /// One game in PGN, moves in SAN from the start position (the opening included).
