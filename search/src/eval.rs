@@ -1,6 +1,7 @@
 //! The evaluation: a weighted sum of features, linear so that the tuner can fit it. Nothing
 //! here names a variant: every term is defined for any piece (by its moves, its `royal` or
-//! `pawn` flag) and every weight is data.
+//! `pawn` flag) and every weight is data. The terms are one table (`terms!` below: name,
+//! family, defaults); what each counts:
 //!
 //! Per piece type, one weight each (centipawns per unit of the feature):
 //! - `material`: piece count (White minus Black); for a royal piece, the royals beyond a side's
@@ -71,57 +72,158 @@ use std::path::Path;
 use std::sync::Arc;
 use toml::Spanned;
 
-/// The groups with a weight per piece type: material, then the tapered ones.
-pub const GROUPS: [&str; 21] = [
-    "material",
-    "centre",
-    "advance",
-    "mobility",
-    "passed",
-    "passed2",
-    "king_attack",
-    "shelter",
-    "doubled",
-    "isolated",
-    "supported",
-    "pair",
-    "threat",
-    "hanging",
-    "restricted",
-    "open",
-    "semi_open",
-    "outpost",
-    "passer_king",
-    "king_assault",
-    "safe_check",
-];
-pub const MATERIAL: usize = 0;
-pub const CENTRE: usize = 1;
-pub const ADVANCE: usize = 2;
-pub const MOBILITY: usize = 3;
-pub const PASSED: usize = 4;
-pub const PASSED2: usize = 5;
-pub const KING_ATTACK: usize = 6;
-pub const SHELTER: usize = 7;
-pub const DOUBLED: usize = 8;
-pub const ISOLATED: usize = 9;
-pub const SUPPORTED: usize = 10;
-pub const PAIR: usize = 11;
-pub const THREAT: usize = 12;
-pub const HANGING: usize = 13;
-pub const RESTRICTED: usize = 14;
-pub const OPEN: usize = 15;
-pub const SEMI_OPEN: usize = 16;
-pub const OUTPOST: usize = 17;
-pub const PASSER_KING: usize = 18;
-pub const KING_ASSAULT: usize = 19;
-pub const SAFE_CHECK: usize = 20;
-/// The per-type sums of every piece, of pawn-type pieces only, and of the others only (a sum
-/// outside its piece's lists would be lost: `debug_assert` in `visit`). `king_assault`,
-/// `hanging` and `safe_check` are added apart.
-const COMMON_GROUPS: [usize; 8] = [CENTRE, ADVANCE, MOBILITY, KING_ATTACK, SHELTER, PAIR, THREAT, RESTRICTED];
-const PAWN_GROUPS: [usize; 6] = [PASSED, PASSED2, DOUBLED, ISOLATED, SUPPORTED, PASSER_KING];
-const PIECE_GROUPS: [usize; 3] = [OPEN, SEMI_OPEN, OUTPOST];
+/// Which pieces can have a term, and so which of a piece's sums `visit` reads: every piece's,
+/// pawn-type pieces' only, the other pieces' only, or terms counted apart from the per-square
+/// walk (and material, counted per type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    Material,
+    Common,
+    Pawn,
+    Piece,
+    Apart,
+}
+
+/// A term's default (middlegame, endgame) weights by kind of piece: a piece (not a pawn, not
+/// royal), a colour-bound one, a pawn-type piece, a royal piece. Material's come from the
+/// variant (`default_material`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Defaults {
+    pub piece: (i32, i32),
+    pub bound: (i32, i32),
+    pub pawn: (i32, i32),
+    pub royal: (i32, i32),
+}
+
+const NONE: Defaults = Defaults { piece: (0, 0), bound: (0, 0), pawn: (0, 0), royal: (0, 0) };
+const fn pawns(mg: i32, eg: i32) -> Defaults {
+    Defaults { pawn: (mg, eg), ..NONE }
+}
+const fn royals(mg: i32, eg: i32) -> Defaults {
+    Defaults { royal: (mg, eg), ..NONE }
+}
+const fn bound(mg: i32, eg: i32) -> Defaults {
+    Defaults { bound: (mg, eg), ..NONE }
+}
+/// Pieces, colour-bound or not.
+const fn pieces(mg: i32, eg: i32) -> Defaults {
+    Defaults { piece: (mg, eg), bound: (mg, eg), ..NONE }
+}
+/// Every piece but the royal ones.
+const fn non_royal(mg: i32, eg: i32) -> Defaults {
+    Defaults { pawn: (mg, eg), ..pieces(mg, eg) }
+}
+
+/// One term with a weight per piece type: its name (the weights file's table, `NAME_end` the
+/// endgame one of a tapered term), family and defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TermSpec {
+    pub term: Term,
+    pub name: &'static str,
+    pub family: Family,
+    pub defaults: Defaults,
+}
+
+macro_rules! terms {
+    ($($term:ident $name:literal $family:ident $defaults:expr;)*) => {
+        /// The terms with a weight per piece type, in the order of the weights: material, then
+        /// the tapered ones (the module comment says what each counts).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Term {
+            $($term,)*
+        }
+
+        /// The table of terms, one row each, in `Term`'s order.
+        pub const TERMS: [TermSpec; [$(Term::$term),*].len()] = [
+            $(TermSpec { term: Term::$term, name: $name, family: Family::$family, defaults: $defaults },)*
+        ];
+    };
+}
+
+terms! {
+    Material "material" Material NONE;
+    Centre "centre" Common royals(0, 16);
+    Advance "advance" Common pawns(6, 6);
+    Mobility "mobility" Common non_royal(2, 2);
+    Passed "passed" Pawn pawns(2, 4);
+    Passed2 "passed2" Pawn pawns(1, 3);
+    KingAttack "king_attack" Common non_royal(6, 2);
+    Shelter "shelter" Common royals(8, 0);
+    Doubled "doubled" Pawn pawns(-10, -20);
+    Isolated "isolated" Pawn pawns(-10, -15);
+    Supported "supported" Pawn pawns(5, 5);
+    Pair "pair" Common bound(30, 50);
+    Threat "threat" Common non_royal(40, 30);
+    Hanging "hanging" Apart Defaults { pawn: (-10, -10), ..pieces(-40, -20) };
+    Restricted "restricted" Common NONE;
+    Open "open" Piece NONE;
+    SemiOpen "semi_open" Piece NONE;
+    Outpost "outpost" Piece NONE;
+    PasserKing "passer_king" Pawn NONE;
+    KingAssault "king_assault" Apart NONE;
+    SafeCheck "safe_check" Apart pieces(30, 10);
+}
+
+impl Term {
+    /// Its row of `TERMS`.
+    pub fn spec(self) -> &'static TermSpec {
+        &TERMS[self as usize]
+    }
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+    /// The terms of a tapered pair (all but material).
+    pub fn tapered() -> impl Iterator<Item = Term> {
+        TERMS[1..].iter().map(|t| t.term)
+    }
+}
+
+/// The terms of a family, in the table's order (built at compile time, so that `visit`'s
+/// loops over them unroll).
+const fn family<const N: usize>(f: Family) -> [Term; N] {
+    let mut out = [Term::Material; N];
+    let (mut i, mut n) = (0, 0);
+    while i < TERMS.len() {
+        if TERMS[i].family as u8 == f as u8 {
+            out[n] = TERMS[i].term;
+            n += 1;
+        }
+        i += 1;
+    }
+    assert!(n == N, "a family's length");
+    out
+}
+const fn family_len(f: Family) -> usize {
+    let (mut i, mut n) = (0, 0);
+    while i < TERMS.len() {
+        n += (TERMS[i].family as u8 == f as u8) as usize;
+        i += 1;
+    }
+    n
+}
+const COMMON: [Term; family_len(Family::Common)] = family(Family::Common);
+const PAWN: [Term; family_len(Family::Pawn)] = family(Family::Pawn);
+const PIECE: [Term; family_len(Family::Piece)] = family(Family::Piece);
+
+/// A piece type's sums of each term over its pieces.
+#[derive(Debug)]
+struct Sums([i32; TERMS.len()]);
+
+impl std::ops::Index<Term> for Sums {
+    type Output = i32;
+    #[inline(always)]
+    fn index(&self, t: Term) -> &i32 {
+        &self.0[t as usize]
+    }
+}
+
+impl std::ops::IndexMut<Term> for Sums {
+    #[inline(always)]
+    fn index_mut(&mut self, t: Term) -> &mut i32 {
+        &mut self.0[t as usize]
+    }
+}
+
 /// The whole-position terms, after the tables.
 pub const SIDE: [&str; 1] = ["white"];
 /// The game phase runs from 0 (no pieces but pawns and royals) to `PHASE` (the start
@@ -131,10 +233,10 @@ pub const PHASE: i32 = 64;
 /// How the weights lie in `Weights::values`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slot {
-    /// `(group, type)`; a tapered group's middlegame table.
-    Table(usize, PieceType),
-    /// The endgame table of a tapered group.
-    TableEnd(usize, PieceType),
+    /// `(term, type)`; a tapered term's middlegame weight.
+    Table(Term, PieceType),
+    /// The endgame weight of a tapered term.
+    TableEnd(Term, PieceType),
     /// `(type, square class)` of the middlegame piece-square table.
     Pst(PieceType, usize),
     PstEnd(PieceType, usize),
@@ -182,7 +284,7 @@ struct Shape {
     half: usize,
 }
 
-/// All evaluation weights, laid out as `Slot` says: the per-type tables (`GROUPS`, then the
+/// All evaluation weights, laid out as `Slot` says: the per-type tables (`TERMS`, then the
 /// endgame tables of the tapered ones), the piece-square tables, the `SIDE` terms.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
@@ -322,26 +424,38 @@ impl Weights {
         self.shape.classes
     }
     fn tapered_len(&self) -> usize {
-        (GROUPS.len() - 1) * self.types
+        (TERMS.len() - 1) * self.types
     }
     fn pst_start(&self) -> usize {
-        (2 * GROUPS.len() - 1) * self.types
+        (2 * TERMS.len() - 1) * self.types
     }
     fn side_start(&self) -> usize {
         self.pst_start() + 2 * self.types * self.classes()
     }
-    /// Index of `(group, type)`; for a tapered group, its middlegame weight.
+    /// Index of `(term, type)`; for a tapered term, its middlegame weight.
     #[inline(always)]
-    pub fn index(&self, group: usize, ty: PieceType) -> usize {
-        group * self.types + ty.index()
+    pub fn index(&self, term: Term, ty: PieceType) -> usize {
+        term as usize * self.types + ty.index()
     }
+    /// The weight of `(term, type)` (a tapered term's middlegame one).
     #[inline(always)]
-    pub fn get(&self, group: usize, ty: PieceType) -> i32 {
-        self.values[self.index(group, ty)]
+    pub fn get(&self, term: Term, ty: PieceType) -> i32 {
+        self.values[self.index(term, ty)]
     }
-    pub fn set(&mut self, group: usize, ty: PieceType, value: i32) {
-        let j = self.index(group, ty);
+    /// The endgame weight of a tapered `(term, type)`.
+    pub fn get_end(&self, term: Term, ty: PieceType) -> i32 {
+        self.values[self.end(self.index(term, ty))]
+    }
+    pub fn set(&mut self, term: Term, ty: PieceType, value: i32) {
+        let j = self.index(term, ty);
         self.values[j] = value;
+    }
+    /// Sets both weights of a tapered `(term, type)`.
+    pub fn set_tapered(&mut self, term: Term, ty: PieceType, (mg, eg): (i32, i32)) {
+        let j = self.index(term, ty);
+        self.values[j] = mg;
+        let e = self.end(j);
+        self.values[e] = eg;
     }
     /// Index of the middlegame piece-square weight of `ty` on square class `class`.
     #[inline(always)]
@@ -356,7 +470,7 @@ impl Weights {
     #[inline(always)]
     pub fn end(&self, j: usize) -> usize {
         let pst = self.types * self.classes();
-        if (self.types..GROUPS.len() * self.types).contains(&j) {
+        if (self.types..TERMS.len() * self.types).contains(&j) {
             j + self.tapered_len()
         } else if (self.pst_start()..self.pst_start() + pst).contains(&j) {
             j + pst
@@ -368,11 +482,11 @@ impl Weights {
     pub fn slot(&self, j: usize) -> Slot {
         let pst = self.types * self.classes();
         let ty = PieceType::new;
-        if j < GROUPS.len() * self.types {
-            Slot::Table(j / self.types, ty(j % self.types))
+        if j < TERMS.len() * self.types {
+            Slot::Table(TERMS[j / self.types].term, ty(j % self.types))
         } else if j < self.pst_start() {
-            let k = j - GROUPS.len() * self.types;
-            Slot::TableEnd(k / self.types + 1, ty(k % self.types))
+            let k = j - TERMS.len() * self.types;
+            Slot::TableEnd(TERMS[k / self.types + 1].term, ty(k % self.types))
         } else if j < self.pst_start() + pst {
             let k = j - self.pst_start();
             Slot::Pst(ty(k / self.classes()), k % self.classes())
@@ -392,8 +506,8 @@ impl Weights {
     pub fn name(&self, j: usize) -> (String, String) {
         let l = |t: PieceType| self.letters[t].to_string();
         match self.slot(j) {
-            Slot::Table(g, t) => (GROUPS[g].to_string(), l(t)),
-            Slot::TableEnd(g, t) => (format!("{}_end", GROUPS[g]), l(t)),
+            Slot::Table(g, t) => (g.name().to_string(), l(t)),
+            Slot::TableEnd(g, t) => (format!("{}_end", g.name()), l(t)),
             Slot::Pst(t, c) => ("pst".into(), format!("{}{c}", l(t))),
             Slot::PstEnd(t, c) => ("pst_end".into(), format!("{}{c}", l(t))),
             Slot::Side(k) => ("side".into(), SIDE[k].to_string()),
@@ -408,34 +522,21 @@ impl Weights {
         let mut w = Weights {
             types,
             letters: v.letters(),
-            values: vec![0; (2 * GROUPS.len() - 1) * types + 2 * types * classes + SIDE.len()],
+            values: vec![0; (2 * TERMS.len() - 1) * types + 2 * types * classes + SIDE.len()],
             shape: Arc::new(shape),
         };
         for (t, p) in v.typed_pieces() {
-            w.set(MATERIAL, t, default_material(v, t));
+            w.set(Term::Material, t, default_material(v, t));
             let piece = !p.royal && !p.pawn;
-            let pawn = |x: i32| if p.pawn { x } else { 0 };
-            let royal = |x: i32| if p.royal { x } else { 0 };
-            for (g, mg, eg) in [
-                (CENTRE, 0, royal(16)),
-                (ADVANCE, pawn(6), pawn(6)),
-                (MOBILITY, if p.royal { 0 } else { 2 }, if p.royal { 0 } else { 2 }),
-                (PASSED, pawn(2), pawn(4)),
-                (PASSED2, pawn(1), pawn(3)),
-                (KING_ATTACK, if p.royal { 0 } else { 6 }, if p.royal { 0 } else { 2 }),
-                (SHELTER, royal(8), 0),
-                (DOUBLED, pawn(-10), pawn(-20)),
-                (ISOLATED, pawn(-10), pawn(-15)),
-                (SUPPORTED, pawn(5), pawn(5)),
-                (PAIR, if piece && p.colour_bound() { 30 } else { 0 }, if piece && p.colour_bound() { 50 } else { 0 }),
-                (THREAT, if p.royal { 0 } else { 40 }, if p.royal { 0 } else { 30 }),
-                (HANGING, if piece { -40 } else { pawn(-10) }, if piece { -20 } else { pawn(-10) }),
-                (SAFE_CHECK, if piece { 30 } else { 0 }, if piece { 10 } else { 0 }),
-            ] {
-                let j = w.index(g, t);
-                w.values[j] = mg;
-                let e = w.end(j);
-                w.values[e] = eg;
+            for term in Term::tapered() {
+                let d = &term.spec().defaults;
+                let weights = match (p.royal, p.pawn, p.colour_bound()) {
+                    (true, _, _) => d.royal,
+                    (false, true, _) => d.pawn,
+                    (false, false, true) => d.bound,
+                    (false, false, false) => d.piece,
+                };
+                w.set_tapered(term, t, weights);
             }
             if piece {
                 let moves = empty_board_moves(v, t);
@@ -473,10 +574,10 @@ impl Weights {
         let at = |span: std::ops::Range<usize>| format!("{label}:{}", line_of(text, span.start));
         let mut w = Weights::defaults(v);
         let mut given = vec![false; w.len()];
-        let tables: Vec<String> = GROUPS
+        let tables: Vec<String> = TERMS
             .iter()
-            .map(|g| g.to_string())
-            .chain(GROUPS[1..].iter().map(|g| format!("{g}_end")))
+            .map(|t| t.name.to_string())
+            .chain(Term::tapered().map(|t| format!("{}_end", t.name())))
             .chain(["pst".into(), "pst_end".into()])
             .collect();
         for (table, entries) in &file {
@@ -536,7 +637,10 @@ impl Weights {
                         given[j] = true;
                     }
                 } else {
-                    let j = if g < GROUPS.len() { w.index(g, t) } else { w.end(w.index(g - GROUPS.len() + 1, t)) };
+                    let j = match TERMS.get(g) {
+                        Some(term) => w.index(term.term, t),
+                        None => w.end(w.index(TERMS[g - TERMS.len() + 1].term, t)),
+                    };
                     w.values[j] = number(value)?;
                     given[j] = true;
                 }
@@ -553,8 +657,8 @@ impl Weights {
 
     pub fn to_toml(&self) -> String {
         let mut s = String::new();
-        let tables = GROUPS.iter().enumerate().map(|(g, n)| (n.to_string(), g, false));
-        let ends = GROUPS.iter().enumerate().skip(1).map(|(g, n)| (format!("{n}_end"), g, true));
+        let tables = TERMS.iter().map(|t| (t.name.to_string(), t.term, false));
+        let ends = Term::tapered().map(|t| (format!("{}_end", t.name()), t, true));
         for (name, g, end) in tables.chain(ends) {
             s += &format!("[{name}]\n");
             for (t, l) in PieceType::first(self.types).zip(&self.letters) {
@@ -646,9 +750,9 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
         let enemy_pawns = pawns & enemy;
         let enemy_zone = royals[them].fold(Bitboard::EMPTY, |z, k| z | shape.around[k]);
         let kings = [colour, them].map(|c| royals[c].into_iter().next());
+        let camp = Camp { colour, own_pawns, enemy_pawns, pawn_attacks: pawn_attacks[colour], kings };
         // Per type, its squares of the enemy king's zone, and the types that attack there.
         let (mut assault, mut assailants, mut assaulting) = ([0i32; MAX_TYPES], 0, TypeSet::EMPTY);
-        let front = &shape.front[colour];
         let class = &shape.class[colour];
         let up = &shape.up[colour];
         for (ty, zone_hits) in v.piece_types().zip(assault.iter_mut()) {
@@ -659,89 +763,131 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
             let count = pcs.count() as i32;
             material += count * shape.phase_value[ty];
             let piece = v.piece(ty);
-            let m = w.index(MATERIAL, ty);
+            let m = w.index(Term::Material, ty);
             add(m, m, sign * if piece.royal { count - 1 } else { count });
             let ms = &v.moves[colour][ty];
             let pawn = piece.pawn;
             let assails = i32::from(!pawn && !piece.royal);
             // Per group, the sum over this type's pieces: one weight lookup per group and type.
-            let mut sums = [0i32; GROUPS.len()];
+            let mut sums = Sums([0; TERMS.len()]);
             let pst = w.pst_index(ty, 0);
             let prey = pos.types_bb(shape.prey[ty]) & enemy;
             for sq in pcs {
-                sums[CENTRE] += shape.centre[sq];
+                sums[Term::Centre] += shape.centre[sq];
                 let up = up[sq];
-                sums[ADVANCE] += up;
+                sums[Term::Advance] += up;
                 let (q, c) = ms.targets(&v.rays, sq, occ);
                 *own_attacks |= c;
                 let reach = (q & !occ) | (c & enemy & !own);
                 reaches[ty] |= reach;
-                sums[MOBILITY] += reach.count() as i32;
-                sums[RESTRICTED] += (reach & pawn_attacks[them]).count() as i32;
+                sums[Term::Mobility] += reach.count() as i32;
+                sums[Term::Restricted] += (reach & pawn_attacks[them]).count() as i32;
                 let hits = ((q | c) & enemy_zone).count() as i32;
-                sums[KING_ATTACK] += hits;
+                sums[Term::KingAttack] += hits;
                 assailants += i32::from(hits > 0) & assails;
-                sums[THREAT] += (c & prey).count() as i32;
+                sums[Term::Threat] += (c & prey).count() as i32;
                 let j = pst + class[sq];
                 add(j, j + pst_end, sign);
-                if pawn {
-                    if (front[sq] & enemy_pawns).is_empty() {
-                        sums[PASSED] += up;
-                        sums[PASSED2] += up * up;
-                        if let ([Some(k), Some(e)], Some(stop)) = (kings, shape.stop[colour][sq]) {
-                            sums[PASSER_KING] += shape.distance(e, stop) - shape.distance(k, stop);
-                        }
-                    }
-                    sums[DOUBLED] += i32::from((shape.behind[colour][sq] & pos.pieces(colour, ty)).non_empty());
-                    sums[ISOLATED] += i32::from((shape.neighbour_files[sq] & own_pawns).is_empty());
-                    sums[SUPPORTED] += i32::from((shape.support[colour][sq] & own_pawns).non_empty());
-                } else {
-                    let file = shape.file[sq];
-                    if (file & own_pawns).is_empty() {
-                        sums[SEMI_OPEN] += 1;
-                        sums[OPEN] += i32::from((file & enemy_pawns).is_empty());
-                    }
-                    if pawn_attacks[colour].has(sq) {
-                        let chasers = front[sq] & shape.neighbour_files[sq] & enemy_pawns;
-                        sums[OUTPOST] += i32::from(chasers.is_empty());
-                    }
+                match pawn {
+                    true => shape.pawn_terms(&camp, sq, up, pcs, &mut sums),
+                    false => shape.piece_terms(&camp, sq, &mut sums),
                 }
                 if piece.royal {
-                    sums[SHELTER] += (shape.shield[colour][sq] & own_pawns).count() as i32;
+                    sums[Term::Shelter] += (shape.shield[colour][sq] & own_pawns).count() as i32;
                 }
             }
-            sums[PAIR] = i32::from(count >= 2);
-            *zone_hits = sums[KING_ATTACK];
-            if sums[KING_ATTACK] != 0 {
+            sums[Term::Pair] = i32::from(count >= 2);
+            *zone_hits = sums[Term::KingAttack];
+            if sums[Term::KingAttack] != 0 {
                 assaulting.insert(ty);
             }
             debug_assert!(
-                (1..GROUPS.len()).all(|g| sums[g] == 0
-                    || COMMON_GROUPS.contains(&g)
-                    || if pawn { PAWN_GROUPS.contains(&g) } else { PIECE_GROUPS.contains(&g) }),
+                TERMS.iter().all(|t| sums[t.term] == 0
+                    || t.family == Family::Common
+                    || t.family == if pawn { Family::Pawn } else { Family::Piece }),
                 "{sums:?}"
             );
-            // Each kind of piece reads the groups it can have (in loops the compiler unrolls).
-            let mut flush = |g: usize| {
-                if sums[g] != 0 {
-                    let j = w.index(g, ty);
-                    add(j, j + table_end, sign * sums[g]);
+            // Each kind of piece reads the families it can have (in loops the compiler unrolls).
+            let mut flush = |term: Term| {
+                if sums[term] != 0 {
+                    let j = w.index(term, ty);
+                    add(j, j + table_end, sign * sums[term]);
                 }
             };
-            COMMON_GROUPS.into_iter().for_each(&mut flush);
+            COMMON.into_iter().for_each(&mut flush);
             match pawn {
-                true => PAWN_GROUPS.into_iter().for_each(&mut flush),
-                false => PIECE_GROUPS.into_iter().for_each(&mut flush),
+                true => PAWN.into_iter().for_each(&mut flush),
+                false => PIECE.into_iter().for_each(&mut flush),
             }
         }
         if assailants >= 2 {
             for ty in assaulting {
-                let j = w.index(KING_ASSAULT, ty);
+                let j = w.index(Term::KingAssault, ty);
                 add(j, j + table_end, sign * assault[ty]);
             }
         }
     }
-    // The terms that need both sides' attacks.
+    apart_terms(pos, w, &attacks, &reach_by_type, &mut add);
+    material
+}
+
+/// What one side's per-square terms read.
+struct Camp {
+    colour: Colour,
+    own_pawns: Bitboard,
+    enemy_pawns: Bitboard,
+    /// The squares its pawn-type pieces attack.
+    pawn_attacks: Bitboard,
+    /// Its royal piece and the enemy's (the one on the lowest square of several).
+    kings: [Option<Square>; 2],
+}
+
+impl Shape {
+    /// The pawn family's terms of a pawn-type piece on `sq`, `up` ranks from its side's back
+    /// rank; `same`: the pieces of its type and side.
+    #[inline(always)]
+    fn pawn_terms(&self, camp: &Camp, sq: Square, up: i32, same: Bitboard, sums: &mut Sums) {
+        let colour = camp.colour;
+        if (self.front[colour][sq] & camp.enemy_pawns).is_empty() {
+            sums[Term::Passed] += up;
+            sums[Term::Passed2] += up * up;
+            if let ([Some(k), Some(e)], Some(stop)) = (camp.kings, self.stop[colour][sq]) {
+                sums[Term::PasserKing] += self.distance(e, stop) - self.distance(k, stop);
+            }
+        }
+        sums[Term::Doubled] += i32::from((self.behind[colour][sq] & same).non_empty());
+        sums[Term::Isolated] += i32::from((self.neighbour_files[sq] & camp.own_pawns).is_empty());
+        sums[Term::Supported] += i32::from((self.support[colour][sq] & camp.own_pawns).non_empty());
+    }
+
+    /// The piece family's terms of a piece (not pawn-type) on `sq`.
+    #[inline(always)]
+    fn piece_terms(&self, camp: &Camp, sq: Square, sums: &mut Sums) {
+        let file = self.file[sq];
+        if (file & camp.own_pawns).is_empty() {
+            sums[Term::SemiOpen] += 1;
+            sums[Term::Open] += i32::from((file & camp.enemy_pawns).is_empty());
+        }
+        if camp.pawn_attacks.has(sq) {
+            let chasers = self.front[camp.colour][sq] & self.neighbour_files[sq] & camp.enemy_pawns;
+            sums[Term::Outpost] += i32::from(chasers.is_empty());
+        }
+    }
+}
+
+/// The terms counted apart, once both sides' attacks (`attacks`) and the squares each type
+/// can go to (`reach_by_type`) are known: hanging pieces and safe checks.
+#[inline(always)]
+fn apart_terms(
+    pos: &Position,
+    w: &Weights,
+    attacks: &[Bitboard; 2],
+    reach_by_type: &[[Bitboard; MAX_TYPES]; 2],
+    add: &mut impl FnMut(usize, usize, i32),
+) {
+    let v = pos.variant();
+    let table_end = w.tapered_len();
+    let occ = pos.occupied();
     for colour in Colour::BOTH {
         let sign = colour.sign();
         let them = !colour;
@@ -749,12 +895,12 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
         for ty in v.piece_types().filter(|&t| hanging.non_empty() && !v.piece(t).royal) {
             let n = (hanging & pos.type_bb(ty)).count() as i32;
             if n != 0 {
-                let j = w.index(HANGING, ty);
+                let j = w.index(Term::Hanging, ty);
                 add(j, j + table_end, sign * n);
             }
         }
         // Checks on a side's only royal piece (a check on one of several threatens little).
-        let enemy_royals = royals[them];
+        let enemy_royals = pos.royals(them);
         if enemy_royals.count() != 1 {
             continue;
         }
@@ -771,12 +917,11 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
         for ty in checkers {
             let n = (reach_by_type[colour][ty] & safe & origins[ty]).count() as i32;
             if n != 0 {
-                let j = w.index(SAFE_CHECK, ty);
+                let j = w.index(Term::SafeCheck, ty);
                 add(j, j + table_end, sign * n);
             }
         }
     }
-    material
 }
 
 /// The evaluation in centipawns from the side to move's view, kept below the mate scores.
@@ -808,7 +953,7 @@ mod tests {
     }
 
     /// The feature of `group` for piece `letter` in `fen` (White's count minus Black's).
-    fn feature(variant: &str, fen: &str, group: usize, letter: char) -> i32 {
+    fn feature(variant: &str, fen: &str, group: Term, letter: char) -> i32 {
         let v = Variant::builtin(variant);
         let w = Weights::defaults(&v);
         features(&Position::from_fen(&v, fen).unwrap(), &w).values[w.index(group, v.piece_type(letter).unwrap())]
@@ -816,7 +961,7 @@ mod tests {
 
     /// What the term of `group` for piece `letter` adds to White's evaluation of `fen` under
     /// the default weights (the feature times its weights, blended by the phase).
-    fn contribution(variant: &str, fen: &str, group: usize, letter: char) -> i32 {
+    fn contribution(variant: &str, fen: &str, group: Term, letter: char) -> i32 {
         let v = Variant::builtin(variant);
         let w = Weights::defaults(&v);
         let pos = Position::from_fen(&v, fen).unwrap();
@@ -877,8 +1022,8 @@ mod tests {
         let mut w = Weights::defaults(&v);
         w.values.iter_mut().for_each(|x| *x = 0);
         let k = v.piece_type('k').unwrap();
-        w.set(CENTRE, k, -10);
-        let e = w.end(w.index(CENTRE, k));
+        w.set(Term::Centre, k, -10);
+        let e = w.end(w.index(Term::Centre, k));
         w.values[e] = 20;
         let eval = |fen: &str| evaluate(&Position::from_fen(&v, fen).unwrap(), &w);
         // White's king on d4 stands 3 + 3 steps from the edges, Black's on h8 none.
@@ -891,15 +1036,18 @@ mod tests {
     #[test]
     fn a_king_goes_to_the_centre_once_the_pieces_are_off() {
         // White's king on d4 stands 3 + 3 steps from the edges, Black's on h8 none.
-        assert!(contribution("chess", "7k/p7/8/8/3K4/8/P7/8 w - - 0 1", CENTRE, 'k') > 0);
-        assert!(contribution("shatranj", "7k/p7/8/8/3K4/8/P7/8 w - - 0 1", CENTRE, 'k') > 0);
+        assert!(contribution("chess", "7k/p7/8/8/3K4/8/P7/8 w - - 0 1", Term::Centre, 'k') > 0);
+        assert!(contribution("shatranj", "7k/p7/8/8/3K4/8/P7/8 w - - 0 1", Term::Centre, 'k') > 0);
         // With every piece on, where the king stands is the shelter's business.
-        assert_eq!(contribution("chess", "rnbqrbnk/pppppppp/8/8/3K4/8/PPPPPPPP/RNBQ1BNR w - - 0 1", CENTRE, 'k'), 0);
+        assert_eq!(
+            contribution("chess", "rnbqrbnk/pppppppp/8/8/3K4/8/PPPPPPPP/RNBQ1BNR w - - 0 1", Term::Centre, 'k'),
+            0
+        );
     }
 
     #[test]
     fn a_pawn_is_passed_when_no_enemy_pawn_can_stop_it() {
-        let passed = |fen: &str| feature("chess", fen, PASSED, 'p');
+        let passed = |fen: &str| feature("chess", fen, Term::Passed, 'p');
         // White's e5 pawn stands 4 ranks up, Black's g6 pawn 2: neither can stop the other.
         assert_eq!(passed("4k3/8/6p1/4P3/8/8/8/4K3 w - - 0 1"), 4 - 2);
         // On f6 and e5 each stands in the other's way.
@@ -907,10 +1055,10 @@ mod tests {
         // A pawn behind (d4, 4 ranks up for Black) has passed: both count.
         assert_eq!(passed("4k3/8/8/4P3/3p4/8/8/4K3 w - - 0 1"), 4 - 4);
         assert_eq!(passed("4k3/8/8/4P3/8/8/3p4/4K3 w - - 0 1"), 4 - 6);
-        assert_eq!(feature("chess", "4k3/8/6p1/4P3/8/8/8/4K3 w - - 0 1", PASSED2, 'p'), 16 - 4);
+        assert_eq!(feature("chess", "4k3/8/6p1/4P3/8/8/8/4K3 w - - 0 1", Term::Passed2, 'p'), 16 - 4);
         // White's passed pawn counts for White, more the further it stands.
         let (far, near) = ("4k3/8/4P3/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1");
-        let gain = |fen| contribution("chess", fen, PASSED, 'p') + contribution("chess", fen, PASSED2, 'p');
+        let gain = |fen| contribution("chess", fen, Term::Passed, 'p') + contribution("chess", fen, Term::Passed2, 'p');
         assert!(gain(far) > gain(near) && gain(near) > 0);
     }
 
@@ -918,18 +1066,20 @@ mod tests {
     fn pieces_near_the_enemy_king_count() {
         // Around e8 the queen on e6 reaches d7, e7 and f7 (d8 and f8 lie behind them).
         let near = "4k3/8/4Q3/8/8/8/8/4K3 b - - 0 1";
-        assert_eq!(feature("chess", near, KING_ATTACK, 'q'), 3);
-        assert_eq!(feature("chess", "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", KING_ATTACK, 'q'), 0);
-        assert!(contribution("chess", near, KING_ATTACK, 'q') > 0);
+        assert_eq!(feature("chess", near, Term::KingAttack, 'q'), 3);
+        assert_eq!(feature("chess", "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", Term::KingAttack, 'q'), 0);
+        assert!(contribution("chess", near, Term::KingAttack, 'q') > 0);
         // Spartan: each of two kings has a zone; a rook on a6 sees a7 and a8 of b8's, on the
         // seventh it sees into both.
-        assert_eq!(feature("spartan", "1k4k1/8/R7/8/8/8/8/4K3 w - - 0 1", KING_ATTACK, 'r'), 2);
-        assert_eq!(feature("spartan", "1k4k1/R7/8/8/8/8/8/4K3 w - - 0 1", KING_ATTACK, 'r'), 6);
+        assert_eq!(feature("spartan", "1k4k1/8/R7/8/8/8/8/4K3 w - - 0 1", Term::KingAttack, 'r'), 2);
+        assert_eq!(feature("spartan", "1k4k1/R7/8/8/8/8/8/4K3 w - - 0 1", Term::KingAttack, 'r'), 6);
     }
 
     #[test]
     fn two_pieces_at_the_king_are_an_assault() {
-        let both = |fen: &str, l: char| (feature("chess", fen, KING_ATTACK, l), feature("chess", fen, KING_ASSAULT, l));
+        let both = |fen: &str, l: char| {
+            (feature("chess", fen, Term::KingAttack, l), feature("chess", fen, Term::KingAssault, l))
+        };
         // The d4 queen reaches g7 and h8 next to the g8 king; alone, that is no assault.
         let alone = "6k1/8/8/8/3Q4/8/8/4K3 b - - 0 1";
         assert_eq!(both(alone, 'q'), (2, 0));
@@ -939,82 +1089,82 @@ mod tests {
         assert_eq!(both("6k1/8/7P/8/3Q4/8/8/4K3 b - - 0 1", 'q'), (2, 0));
         // Fitted to Fairy-Stockfish's evaluations, a queen in an assault is worth more.
         let v = Variant::builtin("chess");
-        assert!(Weights::for_variant(&v).get(KING_ASSAULT, v.piece_type('q').unwrap()) > 0);
+        assert!(Weights::for_variant(&v).get(Term::KingAssault, v.piece_type('q').unwrap()) > 0);
     }
 
     #[test]
     fn attacks_on_more_valuable_pieces_are_threats() {
         // The e4 pawn forks the rook and the bishop.
         let fork = "4k3/8/8/3r1b2/4P3/8/8/4K3 b - - 0 1";
-        assert_eq!(feature("chess", fork, THREAT, 'p'), 2);
-        assert!(contribution("chess", fork, THREAT, 'p') > 0);
+        assert_eq!(feature("chess", fork, Term::Threat, 'p'), 2);
+        assert!(contribution("chess", fork, Term::Threat, 'p') > 0);
         // A knight attacking a rook threatens it; a pawn or the king it attacks, not.
-        assert_eq!(feature("chess", "4k3/8/3r4/8/4N3/8/8/4K3 b - - 0 1", THREAT, 'n'), 1);
-        assert_eq!(feature("chess", "4k3/8/3p4/8/4N3/8/8/4K3 b - - 0 1", THREAT, 'n'), 0);
-        assert_eq!(feature("chess", "8/8/3k4/8/4N3/8/8/4K3 b - - 0 1", THREAT, 'n'), 0);
+        assert_eq!(feature("chess", "4k3/8/3r4/8/4N3/8/8/4K3 b - - 0 1", Term::Threat, 'n'), 1);
+        assert_eq!(feature("chess", "4k3/8/3p4/8/4N3/8/8/4K3 b - - 0 1", Term::Threat, 'n'), 0);
+        assert_eq!(feature("chess", "8/8/3k4/8/4N3/8/8/4K3 b - - 0 1", Term::Threat, 'n'), 0);
         // Black's threats count against White.
         let black = "4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1";
-        assert_eq!(feature("chess", black, THREAT, 'p'), -1);
-        assert!(contribution("chess", black, THREAT, 'p') < 0);
+        assert_eq!(feature("chess", black, Term::Threat, 'p'), -1);
+        assert!(contribution("chess", black, Term::Threat, 'p') < 0);
     }
 
     #[test]
     fn checks_from_squares_the_enemy_does_not_attack_are_safe() {
         // The d5 knight can check from e7 and f6, which nothing of Black's attacks.
         let knight = "6k1/8/8/3N4/8/8/8/4K3 w - - 0 1";
-        assert_eq!(feature("chess", knight, SAFE_CHECK, 'n'), 2);
-        assert!(contribution("chess", knight, SAFE_CHECK, 'n') > 0);
+        assert_eq!(feature("chess", knight, Term::SafeCheck, 'n'), 2);
+        assert!(contribution("chess", knight, Term::SafeCheck, 'n') > 0);
         // The g7 pawn guards f6: one safe check left.
-        assert_eq!(feature("chess", "6k1/6p1/8/3N4/8/8/8/4K3 w - - 0 1", SAFE_CHECK, 'n'), 1);
+        assert_eq!(feature("chess", "6k1/6p1/8/3N4/8/8/8/4K3 w - - 0 1", Term::SafeCheck, 'n'), 1);
         // A rook checks along open lines only: from a8, not through the g2 pawn from g1.
-        assert_eq!(feature("chess", "6k1/8/8/8/8/8/6P1/R3K3 w - - 0 1", SAFE_CHECK, 'r'), 1);
+        assert_eq!(feature("chess", "6k1/8/8/8/8/8/6P1/R3K3 w - - 0 1", Term::SafeCheck, 'r'), 1);
         // Black's checks count against White; a pawn's are not counted.
-        assert_eq!(feature("chess", "4k3/8/8/8/3n4/8/8/6K1 w - - 0 1", SAFE_CHECK, 'n'), -2);
-        assert_eq!(feature("chess", "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1", SAFE_CHECK, 'p'), 0);
+        assert_eq!(feature("chess", "4k3/8/8/8/3n4/8/8/6K1 w - - 0 1", Term::SafeCheck, 'n'), -2);
+        assert_eq!(feature("chess", "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1", Term::SafeCheck, 'p'), 0);
     }
 
     #[test]
     fn an_attacked_piece_nobody_defends_hangs() {
         // The rook attacks the knight, which nothing defends: Black's piece hangs.
         let hanging = "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1";
-        assert_eq!(feature("chess", hanging, HANGING, 'n'), -1);
-        assert!(contribution("chess", hanging, HANGING, 'n') > 0);
+        assert_eq!(feature("chess", hanging, Term::Hanging, 'n'), -1);
+        assert!(contribution("chess", hanging, Term::Hanging, 'n') > 0);
         // Defended by the e6 pawn, it does not; nor does a piece nobody attacks.
-        assert_eq!(feature("chess", "4k3/8/4p3/3n4/8/8/8/3RK3 w - - 0 1", HANGING, 'n'), 0);
-        assert_eq!(feature("chess", "4k3/8/8/3n4/8/8/8/2R1K3 w - - 0 1", HANGING, 'n'), 0);
+        assert_eq!(feature("chess", "4k3/8/4p3/3n4/8/8/8/3RK3 w - - 0 1", Term::Hanging, 'n'), 0);
+        assert_eq!(feature("chess", "4k3/8/8/3n4/8/8/8/2R1K3 w - - 0 1", Term::Hanging, 'n'), 0);
     }
 
     #[test]
     fn files_without_pawns_are_open_or_semi_open() {
         // The e-file holds no pawn: open and semi-open for the rook on e1.
         let open = "k7/p7/8/8/8/8/P7/4RK2 w - - 0 1";
-        assert_eq!((feature("chess", open, OPEN, 'r'), feature("chess", open, SEMI_OPEN, 'r')), (1, 1));
+        assert_eq!((feature("chess", open, Term::Open, 'r'), feature("chess", open, Term::SemiOpen, 'r')), (1, 1));
         // Black's e7 pawn leaves it semi-open; White's e2 pawn closes it.
         let semi = "4k3/4p3/8/8/8/8/8/4RK2 w - - 0 1";
-        assert_eq!((feature("chess", semi, OPEN, 'r'), feature("chess", semi, SEMI_OPEN, 'r')), (0, 1));
+        assert_eq!((feature("chess", semi, Term::Open, 'r'), feature("chess", semi, Term::SemiOpen, 'r')), (0, 1));
         let closed = "4k3/8/8/8/8/8/4P3/4RK2 w - - 0 1";
-        assert_eq!((feature("chess", closed, OPEN, 'r'), feature("chess", closed, SEMI_OPEN, 'r')), (0, 0));
+        assert_eq!((feature("chess", closed, Term::Open, 'r'), feature("chess", closed, Term::SemiOpen, 'r')), (0, 0));
         // Black's rook on an open file counts against White; pawns themselves never count.
-        assert_eq!(feature("chess", "3rk3/8/8/8/8/8/8/4K3 w - - 0 1", OPEN, 'r'), -1);
-        assert_eq!(feature("chess", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", SEMI_OPEN, 'p'), 0);
+        assert_eq!(feature("chess", "3rk3/8/8/8/8/8/8/4K3 w - - 0 1", Term::Open, 'r'), -1);
+        assert_eq!(feature("chess", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", Term::SemiOpen, 'p'), 0);
         // Fitted to Fairy-Stockfish's evaluations, a rook wants the open file (data/weights/).
         let v = Variant::builtin("chess");
         let (w, r) = (Weights::for_variant(&v), v.piece_type('r').unwrap());
-        assert!(w.get(OPEN, r) + w.get(SEMI_OPEN, r) > 0);
+        assert!(w.get(Term::Open, r) + w.get(Term::SemiOpen, r) > 0);
     }
 
     #[test]
     fn a_piece_no_pawn_can_chase_stands_on_an_outpost() {
         // The d5 knight, defended by the e4 pawn, with no black pawn on c or e ahead of it.
         let outpost = "4k3/8/8/3N4/4P3/8/8/4K3 w - - 0 1";
-        assert_eq!(feature("chess", outpost, OUTPOST, 'n'), 1);
+        assert_eq!(feature("chess", outpost, Term::Outpost, 'n'), 1);
         // A black pawn on c7 could come to c6 and chase it; undefended it is no outpost.
-        assert_eq!(feature("chess", "4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1", OUTPOST, 'n'), 0);
-        assert_eq!(feature("chess", "4k3/8/8/3N4/8/8/8/4K3 w - - 0 1", OUTPOST, 'n'), 0);
+        assert_eq!(feature("chess", "4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1", Term::Outpost, 'n'), 0);
+        assert_eq!(feature("chess", "4k3/8/8/3N4/8/8/8/4K3 w - - 0 1", Term::Outpost, 'n'), 0);
         // Black's, mirrored, counts against White.
-        assert_eq!(feature("chess", "4k3/8/8/4p3/3n4/8/8/4K3 w - - 0 1", OUTPOST, 'n'), -1);
+        assert_eq!(feature("chess", "4k3/8/8/4p3/3n4/8/8/4K3 w - - 0 1", Term::Outpost, 'n'), -1);
         let v = Variant::builtin("chess");
-        assert!(Weights::for_variant(&v).get(OUTPOST, v.piece_type('n').unwrap()) > 0);
+        assert!(Weights::for_variant(&v).get(Term::Outpost, v.piece_type('n').unwrap()) > 0);
     }
 
     #[test]
@@ -1022,20 +1172,20 @@ mod tests {
         // White's e6 passer, its stop square e7: Black's king on a8 is 4 steps away, White's
         // on e5 two: +2 for White.
         let escorted = "k7/8/4P3/4K3/8/8/8/8 w - - 0 1";
-        assert_eq!(feature("chess", escorted, PASSER_KING, 'p'), 4 - 2);
+        assert_eq!(feature("chess", escorted, Term::PasserKing, 'p'), 4 - 2);
         // Black's king in front of it, White's far: against White.
-        assert_eq!(feature("chess", "4k3/8/4P3/8/8/8/8/K7 w - - 0 1", PASSER_KING, 'p'), 1 - 6);
+        assert_eq!(feature("chess", "4k3/8/4P3/8/8/8/8/K7 w - - 0 1", Term::PasserKing, 'p'), 1 - 6);
         // A pawn that is not passed has no such term.
-        assert_eq!(feature("chess", "k7/4p3/4P3/4K3/8/8/8/8 w - - 0 1", PASSER_KING, 'p'), 0);
+        assert_eq!(feature("chess", "k7/4p3/4P3/4K3/8/8/8/8 w - - 0 1", Term::PasserKing, 'p'), 0);
         // In the endgame the escort is worth something, fitted on Fairy-Stockfish's evaluations.
         let v = Variant::builtin("chess");
         let w = Weights::for_variant(&v);
-        assert!(w.values[w.end(w.index(PASSER_KING, v.piece_type('p').unwrap()))] > 0);
+        assert!(w.values[w.end(w.index(Term::PasserKing, v.piece_type('p').unwrap()))] > 0);
     }
 
     #[test]
     fn squares_an_enemy_pawn_attacks_restrict_a_piece() {
-        let restricted = |variant: &str, fen: &str| feature(variant, fen, RESTRICTED, 'n');
+        let restricted = |variant: &str, fen: &str| feature(variant, fen, Term::Restricted, 'n');
         // The c6 pawn attacks b5 of the d4 knight's squares; with the e6 pawn f5 too.
         assert_eq!(restricted("chess", "4k3/8/2p5/8/3N4/8/8/4K3 w - - 0 1"), 1);
         assert_eq!(restricted("chess", "4k3/8/2p1p3/8/3N4/8/8/4K3 w - - 0 1"), 2);
@@ -1047,48 +1197,48 @@ mod tests {
         assert_eq!(restricted("chess", "4k3/8/4p3/8/8/3N4/8/4K3 w - - 0 1"), 0);
         // Fitted to Fairy-Stockfish's chess games, the term costs a knight (data/weights/).
         let v = Variant::builtin("chess");
-        assert!(Weights::for_variant(&v).get(RESTRICTED, v.piece_type('n').unwrap()) < 0);
+        assert!(Weights::for_variant(&v).get(Term::Restricted, v.piece_type('n').unwrap()) < 0);
     }
 
     #[test]
     fn pawns_before_the_king_shelter_it() {
-        let shelter = |fen: &str| feature("chess", fen, SHELTER, 'k');
+        let shelter = |fen: &str| feature("chess", fen, Term::Shelter, 'k');
         assert_eq!(shelter("4k3/8/8/8/8/8/5PPP/6K1 w - - 0 1"), 3);
         assert_eq!(shelter("4k3/8/8/8/8/5PPP/8/6K1 w - - 0 1"), 0);
         assert_eq!(shelter("6k1/5ppp/8/8/8/8/5PP1/6K1 w - - 0 1"), 2 - 3);
         // It counts while pieces are on (a middlegame term by default).
         let sheltered = "r3k3/8/8/8/8/8/5PPP/R5K1 w - - 0 1";
-        assert!(contribution("chess", sheltered, SHELTER, 'k') > 0);
+        assert!(contribution("chess", sheltered, Term::Shelter, 'k') > 0);
     }
 
     #[test]
     fn doubled_isolated_and_supported_pawns() {
         // c2 and c3 doubled (c2 has one in front... no: c3 has c2 behind it), isolated both.
         let fen = "4k3/8/8/8/8/2P5/2P5/4K3 w - - 0 1";
-        assert_eq!(feature("chess", fen, DOUBLED, 'p'), 1);
-        assert_eq!(feature("chess", fen, ISOLATED, 'p'), 2);
-        assert_eq!(feature("chess", fen, SUPPORTED, 'p'), 0);
+        assert_eq!(feature("chess", fen, Term::Doubled, 'p'), 1);
+        assert_eq!(feature("chess", fen, Term::Isolated, 'p'), 2);
+        assert_eq!(feature("chess", fen, Term::Supported, 'p'), 0);
         // A chain b2-c3 (b2 defends c3) and a phalanx f4-g4: three supported, none isolated.
         let chain = "4k3/8/8/8/5PP1/2P5/1P6/4K3 w - - 0 1";
-        assert_eq!(feature("chess", chain, SUPPORTED, 'p'), 3);
-        assert_eq!(feature("chess", chain, ISOLATED, 'p'), 0);
-        assert!(contribution("chess", chain, SUPPORTED, 'p') > 0);
-        assert!(contribution("chess", fen, DOUBLED, 'p') < 0);
-        assert!(contribution("chess", fen, ISOLATED, 'p') < 0);
+        assert_eq!(feature("chess", chain, Term::Supported, 'p'), 3);
+        assert_eq!(feature("chess", chain, Term::Isolated, 'p'), 0);
+        assert!(contribution("chess", chain, Term::Supported, 'p') > 0);
+        assert!(contribution("chess", fen, Term::Doubled, 'p') < 0);
+        assert!(contribution("chess", fen, Term::Isolated, 'p') < 0);
     }
 
     #[test]
     fn a_pair_of_colour_bound_pieces_gets_its_bonus() {
-        assert_eq!(feature("chess", "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", PAIR, 'b'), 1);
-        assert!(contribution("chess", "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", PAIR, 'b') > 0);
-        assert_eq!(feature("chess", "4k3/8/8/8/8/8/8/2N1KN2 w - - 0 1", PAIR, 'n'), 1);
+        assert_eq!(feature("chess", "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", Term::Pair, 'b'), 1);
+        assert!(contribution("chess", "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", Term::Pair, 'b') > 0);
+        assert_eq!(feature("chess", "4k3/8/8/8/8/8/8/2N1KN2 w - - 0 1", Term::Pair, 'n'), 1);
         let v = Variant::builtin("chess");
         let w = Weights::defaults(&v);
         // Only the colour-bound bishop has a default pair bonus.
-        assert!(w.get(PAIR, v.piece_type('b').unwrap()) > 0);
-        assert_eq!(w.get(PAIR, v.piece_type('n').unwrap()), 0);
+        assert!(w.get(Term::Pair, v.piece_type('b').unwrap()) > 0);
+        assert_eq!(w.get(Term::Pair, v.piece_type('n').unwrap()), 0);
         let shatranj = Variant::builtin("shatranj");
-        assert!(Weights::defaults(&shatranj).get(PAIR, shatranj.piece_type('q').unwrap()) > 0, "the ferz too");
+        assert!(Weights::defaults(&shatranj).get(Term::Pair, shatranj.piece_type('q').unwrap()) > 0, "the ferz too");
     }
 
     #[test]
@@ -1126,13 +1276,20 @@ mod tests {
         let v = Variant::builtin("spartan");
         let w = Weights::defaults(&v);
         let k = v.piece_type('k').unwrap();
-        assert!(w.get(MATERIAL, k) > 100, "the second Spartan king is worth something");
-        let m = |fen: &str| feature("spartan", fen, MATERIAL, 'k');
+        assert!(w.get(Term::Material, k) > 100, "the second Spartan king is worth something");
+        let m = |fen: &str| feature("spartan", fen, Term::Material, 'k');
         assert_eq!(m("1k4k1/8/8/8/8/8/8/4K3 w - - 0 1"), -1);
         assert_eq!(m("1k6/8/8/8/8/8/8/4K3 w - - 0 1"), 0);
-        assert!(contribution("spartan", "1k4k1/8/8/8/8/8/8/4K3 w - - 0 1", MATERIAL, 'k') < 0, "Black's spare king");
+        assert!(
+            contribution("spartan", "1k4k1/8/8/8/8/8/8/4K3 w - - 0 1", Term::Material, 'k') < 0,
+            "Black's spare king"
+        );
         let chess = Variant::builtin("chess");
-        assert_eq!(Weights::defaults(&chess).get(MATERIAL, chess.piece_type('k').unwrap()), 0, "chess's only king");
+        assert_eq!(
+            Weights::defaults(&chess).get(Term::Material, chess.piece_type('k').unwrap()),
+            0,
+            "chess's only king"
+        );
     }
 
     #[test]
@@ -1144,7 +1301,7 @@ mod tests {
         let pos = Position::startpos(&v);
         assert_eq!(w.phase(&pos), 0);
         let p = v.piece_type('p').unwrap();
-        w.set(MATERIAL, p, i32::MAX);
+        w.set(Term::Material, p, i32::MAX);
         let up = Position::from_fen(&v, "4k3/8/8/8/8/8/PPPPPPPP/4K3 w - - 0 1").unwrap();
         assert_eq!(evaluate(&up, &w), MATE_BOUND - 1);
     }
@@ -1155,15 +1312,15 @@ mod tests {
         let w = Weights::defaults(&v);
         let a = v.piece_type('a').unwrap();
         // 8.75 bishop moves + 5.25 knight moves on average: 40 × 14 = 560.
-        assert_eq!(w.get(MATERIAL, a), 560);
+        assert_eq!(w.get(Term::Material, a), 560);
     }
 
     #[test]
     fn weights_round_trip_and_reject_unknown_tables_and_letters() {
         let v = Variant::builtin("spartan");
         let mut w = Weights::defaults(&v);
-        w.set(MATERIAL, v.piece_type('g').unwrap(), 777);
-        w.set(ADVANCE, v.piece_type('h').unwrap(), -5);
+        w.set(Term::Material, v.piece_type('g').unwrap(), 777);
+        w.set(Term::Advance, v.piece_type('h').unwrap(), -5);
         let j = w.pst_index(v.piece_type('w').unwrap(), 13);
         w.values[j] = 42;
         let e = w.end(j);
@@ -1194,7 +1351,7 @@ mod tests {
         let v = Variant::builtin("chess");
         let w = Weights::from_toml(&v, "w.toml", "[mobility]\nn = 7\nb = 5\n[mobility_end]\nb = 1\n").unwrap();
         let (n, b, r) = (v.piece_type('n').unwrap(), v.piece_type('b').unwrap(), v.piece_type('r').unwrap());
-        let end = |t: PieceType| w.values[w.end(w.index(MOBILITY, t))];
+        let end = |t: PieceType| w.values[w.end(w.index(Term::Mobility, t))];
         assert_eq!((end(n), end(b), end(r)), (7, 1, 2));
     }
 

@@ -7,7 +7,7 @@
 //! piece values come from the weights, the rules from the position.
 
 use crate::continuation::{nudged, ContinuationHistory, Key, NO_KEY, OFFSETS};
-use crate::eval::{evaluate, Weights, MATERIAL};
+use crate::eval::{evaluate, Term, Weights};
 use crate::params::SearchParams;
 use crate::score::{MATE, MATE_BOUND};
 use crate::tt::{Bound, TranspositionTable};
@@ -147,7 +147,7 @@ pub struct Search {
 
 impl Search {
     pub fn new(weights: Weights, tt_megabytes: usize) -> Search {
-        let values = PieceType::first(weights.types).map(|t| weights.get(MATERIAL, t).max(1)).collect();
+        let values = PieceType::first(weights.types).map(|t| weights.get(Term::Material, t).max(1)).collect();
         Search {
             tt: TranspositionTable::new(tt_megabytes),
             killers: vec![[Move::NONE; 2]; MAX_PLY + 1],

@@ -5,7 +5,7 @@ use super::{CmdResult, DEFAULT_VARIANT};
 use clap::Args;
 use hoplite_core::Variant;
 use hoplite_formats::{csvfile, SummaryRow, ValueRow, SUMMARY, VALUES};
-use hoplite_search::eval::{Weights, MATERIAL};
+use hoplite_search::eval::{Term, Weights};
 use hoplite_selfplay::plans::balance;
 use hoplite_selfplay::plans::values::{
     balance_file, default_imbalances, next_round, parse_targets, targets_met, values,
@@ -29,7 +29,7 @@ const TEXEL: &[(&str, &str)] = &[
 fn texel(variant: &Variant) -> Vec<(char, f64)> {
     let Some((name, text)) = TEXEL.iter().find(|(v, _)| *v == variant.name) else { return vec![] };
     let Ok(w) = Weights::from_toml(variant, name, text) else { return vec![] };
-    variant.typed_pieces().map(|(t, p)| (p.letter, w.get(MATERIAL, t) as f64 / 100.0)).collect()
+    variant.typed_pieces().map(|(t, p)| (p.letter, w.get(Term::Material, t) as f64 / 100.0)).collect()
 }
 
 #[derive(Args)]

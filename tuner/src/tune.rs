@@ -6,7 +6,7 @@ use crate::fit::{fit_k, loss, standard_errors, Adam};
 use hoplite_core::{PieceType, Variant};
 use hoplite_formats::tune::{companions, LossRow, ValueRow};
 use hoplite_formats::{csvfile, Decimal, FormatError};
-use hoplite_search::eval::{Slot, MATERIAL, SIDE};
+use hoplite_search::eval::{Slot, Term, SIDE};
 use hoplite_search::Weights;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -101,14 +101,14 @@ pub fn tune(
         Start::Equal => {
             let mut w = Weights::defaults(variant);
             for (t, p) in variant.typed_pieces() {
-                w.set(MATERIAL, t, if p.royal { 0 } else { 100 });
+                w.set(Term::Material, t, if p.royal { 0 } else { 100 });
             }
             w
         }
     };
     let pawn = anchor(variant);
     if let Some(p) = pawn {
-        start.set(MATERIAL, p, 100);
+        start.set(Term::Material, p, 100);
     }
     let t0 = Instant::now();
     let loaded = load(variant, &start, files, o.strict, o.max_positions, &mut on_load)?;
@@ -116,10 +116,10 @@ pub fn tune(
     // Material and the whole-position term (White's balance) are always fitted, the positional
     // weights with `--fit all`. (A single royal piece's material feature is always zero: its
     // weight stays put; a second Spartan king is worth something.)
-    let material = |j: usize| matches!(start.slot(j), Slot::Table(MATERIAL, _) | Slot::Side(_));
+    let material = |j: usize| matches!(start.slot(j), Slot::Table(Term::Material, _) | Slot::Side(_));
     let fitted: Vec<bool> = (0..start.values.len())
         .map(|j| match start.slot(j) {
-            Slot::Table(MATERIAL, t) => Some(t) != pawn,
+            Slot::Table(Term::Material, t) => Some(t) != pawn,
             Slot::Side(_) => true,
             _ => o.fit == Fit::All,
         })
@@ -170,11 +170,11 @@ pub fn tune(
 pub fn values_table(v: &Variant, r: &TuneReport) -> String {
     let mut s = format!("{:<16} {:>6} {:>8} {:>8}\n", "piece", "letter", "pawns", "± s.e.");
     for (t, p) in v.typed_pieces() {
-        let se = r.errors[r.weights.index(MATERIAL, t)];
+        let se = r.errors[r.weights.index(Term::Material, t)];
         if p.royal && se.is_none() {
             continue;
         }
-        let val = r.weights.get(MATERIAL, t) as f64 / 100.0;
+        let val = r.weights.get(Term::Material, t) as f64 / 100.0;
         let se = se.map_or("fixed".into(), |e| format!("{:.2}", e / 100.0));
         let _ = writeln!(s, "{:<16} {:>6} {:>8.2} {:>8}", p.name, p.letter, val, se);
     }

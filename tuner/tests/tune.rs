@@ -52,7 +52,7 @@ fn a_rook_is_worth_what_the_results_say() {
     let pos = hoplite_core::Position::from_fen(&v, WHITE_UP).unwrap();
     let e = hoplite_search::evaluate(&pos, &r.weights) as f64;
     assert!((r.k * e - 240.8).abs() < 12.0, "K = {}, E = {e}", r.k);
-    assert!(r.weights.get(0, v.piece_type('r').unwrap()) > 50);
+    assert!(r.weights.get(hoplite_search::eval::Term::Material, v.piece_type('r').unwrap()) > 50);
     let out = file.with_file_name("w.toml");
     let (loss, values) = hoplite_tuner::tune::write(&v, &r, &out).unwrap();
     let back = Weights::load(&v, &out).unwrap();
