@@ -67,6 +67,8 @@ enum Command {
     },
     /// Fairy-Stockfish's variants.ini (or its built-ins) as hoplite variant files.
     Import(commands::import::ImportArgs),
+    /// SPSA: tune search parameters and evaluation weights by games between perturbed copies.
+    Spsa(commands::spsa::SpsaArgs),
     /// The search's parameters: name, default, range and tuning step of each, or (--toml) a
     /// parameters file of the defaults to edit.
     Params {
@@ -96,6 +98,7 @@ fn main() -> ExitCode {
         Command::Bench { depth } => commands::bench(depth),
         Command::Import(a) => commands::import::run(a),
         Command::Params { toml } => commands::params(toml),
+        Command::Spsa(a) => commands::spsa::run(a),
         Command::Uci => {
             hoplite_search::uci::run(std::io::stdin().lock(), Box::new(std::io::stdout()));
             Ok(ExitCode::SUCCESS)

@@ -1,6 +1,6 @@
 //! hoplite-formats: every file a run writes or reads, as a serde type: run.toml (the
 //! manifest), games.csv, positions.csv, summary.csv, match.csv, sprt.csv and the tuner's
-//! loss and values files. Writers and readers both go through these types, so a column is
+//! loss and values files, the path of an SPSA run. Writers and readers both go through these types, so a column is
 //! named in one place, and the numbers keep a fixed number of decimals (`Decimal`).
 #![forbid(unsafe_code)]
 
@@ -12,6 +12,7 @@ pub mod error;
 pub mod fsf;
 pub mod manifest;
 pub mod records;
+pub mod spsa;
 pub mod tune;
 
 pub use budget::{Budget, Clock};

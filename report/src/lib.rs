@@ -1,5 +1,5 @@
 //! hoplite-report: one self-contained HTML page (inline SVG, no network) for a run directory
-//! of `hoplite selfplay`, `match`, `balance` or `tune`. Every file is read through its type in
+//! of `hoplite selfplay`, `match`, `balance`, `tune` or `spsa`. Every file is read through its type in
 //! hoplite-formats.
 #![forbid(unsafe_code)]
 
@@ -7,6 +7,7 @@ mod charts;
 mod verdicts;
 
 use hoplite_formats::csvfile::{self, Rows};
+use hoplite_formats::spsa;
 use hoplite_formats::tune::{read_values, LossRow};
 use hoplite_formats::{
     FormatError, GameRow, Manifest, MatchRow, SprtRow, SummaryRow, ValueRow, MANIFEST, MATCH, SPRT, SUMMARY, VALUES,
@@ -21,7 +22,7 @@ pub enum ReportError {
     Format(#[from] FormatError),
     #[error("{0}: not a directory")]
     NotADirectory(String),
-    #[error("{0}: neither a run (run.toml) nor a tune output (*-values.csv)")]
+    #[error("{0}: neither a run (run.toml), a tune output (*-values.csv) nor an SPSA run (spsa.csv)")]
     NotARun(String),
     #[error("{path}: {message}")]
     Empty { path: String, message: &'static str },
@@ -67,6 +68,7 @@ pub fn render(dir: &Path) -> Result<String> {
             None => format!("hoplite {}", m.command.as_str()),
         },
         None if tune_files(dir).is_some() => "hoplite tune".to_string(),
+        None if dir.join(spsa::PATH_FILE).exists() => "hoplite spsa".to_string(),
         None => return Err(ReportError::NotARun(dir.display().to_string())),
     };
     let _ = writeln!(body, "<h1>{}</h1>", esc(&title));
@@ -85,6 +87,9 @@ pub fn render(dir: &Path) -> Result<String> {
     }
     if let Some((weights, loss, values)) = tune_files(dir) {
         tune_section(&weights, &loss, &values, &mut body)?;
+    }
+    if dir.join(spsa::PATH_FILE).exists() {
+        spsa_section(dir, &mut body)?;
     }
     Ok(format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head>\n<body>\n{body}</body></html>\n",
@@ -344,6 +349,33 @@ fn tune_section(weights: &Path, loss: &Path, values: &Path, body: &mut String) -
     Ok(())
 }
 
+/// An SPSA run: its settings, each tuned number's start and end, and the path of each.
+fn spsa_section(dir: &Path, body: &mut String) -> Result<()> {
+    let settings = std::fs::read_to_string(dir.join(spsa::SETTINGS_FILE)).unwrap_or_default();
+    let _ = writeln!(body, "<h2>SPSA</h2><pre>{}</pre>", esc(&settings));
+    let path = spsa::SpsaPath::read(&dir.join(spsa::PATH_FILE))?;
+    let (Some(first), Some(last)) = (path.rows.first(), path.rows.last()) else {
+        return Err(ReportError::Empty { path: dir.join(spsa::PATH_FILE).display().to_string(), message: "no rows" });
+    };
+    let (won, level, lost) = path.rows.iter().fold((0, 0, 0), |(w, d, l), r| (w + r.won, d + r.level, l + r.lost));
+    let _ = writeln!(
+        body,
+        "<p>{} pairs: the plus engine won {won}, drew {level} and lost {lost} of them.</p>\n\
+         <table><tr><th>tuned</th><th>start</th><th>end</th></tr>",
+        last.pairs
+    );
+    for (j, name) in path.names.iter().enumerate() {
+        table_row(body, &[esc(name), format!("{:.1}", first.theta[j]), format!("{:.1}", last.theta[j])]);
+    }
+    let _ = writeln!(body, "</table>");
+    for (j, name) in path.names.iter().enumerate() {
+        let pts: Vec<(f64, f64)> = path.rows.iter().map(|r| (r.pairs as f64, r.theta[j])).collect();
+        let title = format!("{name}: its path");
+        figure(body, &chart(charts::lines(&title, "pairs", name, &[(name.clone(), pts)], &[first.theta[j]]))?);
+    }
+    Ok(())
+}
+
 /// A table row of cells already escaped.
 fn table_row(body: &mut String, cells: &[String]) {
     body.push_str("<tr>");
@@ -395,5 +427,21 @@ mod tests {
             assert!(html.contains("<td>Pawn</td><td>p</td><td>1.00</td><td>fixed</td>"), "{header}");
             assert_eq!(html.matches("<td>Knight</td>").count(), 1, "only material rows: {header}");
         }
+    }
+
+    #[test]
+    fn an_spsa_report_gives_each_tuned_number_its_start_end_and_path() {
+        let d = std::env::temp_dir().join(format!("hoplite-report-spsa-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("spsa.toml"), "variant = \"chess\"\ngames = 32\n").unwrap();
+        let path = "pairs,won,level,lost,rfp_margin,mobility.n\n0,0,0,0,80,5\n8,3,2,3,81.5,5.25\n16,4,1,3,82.75,4.5\n";
+        std::fs::write(d.join("spsa.csv"), path).unwrap();
+        let html = render(&d).unwrap();
+        assert!(html.contains("<h1>hoplite spsa</h1>"));
+        assert!(html.contains("16 pairs: the plus engine won 7, drew 3 and lost 6 of them."), "{html}");
+        assert!(html.contains("<tr><td>rfp_margin</td><td>80.0</td><td>82.8</td></tr>"));
+        assert!(html.contains("<tr><td>mobility.n</td><td>5.0</td><td>4.5</td></tr>"));
+        assert_eq!(html.matches("<svg").count(), 2, "a path each");
     }
 }

@@ -8,6 +8,7 @@ pub mod perft;
 pub mod players;
 pub mod progress;
 pub mod selfplay;
+pub mod spsa;
 pub mod tune;
 pub mod values;
 

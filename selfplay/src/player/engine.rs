@@ -10,6 +10,8 @@ use std::sync::Arc;
 pub struct EnginePlayer {
     budget: Budget,
     files: EngineFiles,
+    /// Weights and parameters given as values (SPSA's perturbed copies), instead of files.
+    given: Option<(Weights, SearchParams)>,
     hash_mb: usize,
     /// The search and the variant its weights were made for.
     search: Option<(Arc<Variant>, Search)>,
@@ -17,7 +19,12 @@ pub struct EnginePlayer {
 
 impl EnginePlayer {
     pub fn new(budget: Budget, files: EngineFiles, hash_mb: usize) -> EnginePlayer {
-        EnginePlayer { budget, files, hash_mb, search: None }
+        EnginePlayer { budget, files, given: None, hash_mb, search: None }
+    }
+
+    /// An engine with these weights (made for the variant it will play) and parameters.
+    pub fn with(budget: Budget, weights: Weights, params: SearchParams, hash_mb: usize) -> EnginePlayer {
+        EnginePlayer { budget, files: EngineFiles::default(), given: Some((weights, params)), hash_mb, search: None }
     }
 }
 
@@ -32,6 +39,12 @@ impl Player for EnginePlayer {
             Some((v, search)) if Arc::ptr_eq(v, variant) => search.clear(),
             _ => {
                 let setup = |e: &dyn std::fmt::Display| PlayerError::Setup(e.to_string());
+                if let Some((weights, params)) = &self.given {
+                    let mut search = Search::new(weights.clone(), self.hash_mb);
+                    search.set_params(params.clone());
+                    self.search = Some((variant.clone(), search));
+                    return Ok(());
+                }
                 let weights = match &self.files.weights {
                     Some(p) => Weights::load(variant, p).map_err(|e| setup(&e))?,
                     None => Weights::for_variant(variant),

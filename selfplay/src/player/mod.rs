@@ -5,6 +5,7 @@
 //! returns an illegal move, answers too late) loses that game and is started afresh.
 
 mod engine;
+pub use engine::EnginePlayer;
 mod external;
 mod notation;
 mod process;
