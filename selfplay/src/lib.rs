@@ -7,9 +7,10 @@ pub mod openings;
 pub mod plans;
 pub mod player;
 pub mod run;
-pub mod stats;
 
 pub use error::RunError;
+/// The statistics of games (a crate of their own, which the tuner shares).
+pub use hoplite_stats as stats;
 pub use player::{EngineFiles, PlayerSpec};
 pub use run::{parse_shard, Progress, RunReport};
 

@@ -4,7 +4,6 @@
 pub mod data;
 pub mod error;
 pub mod fit;
-pub mod playtest;
 pub mod tune;
 
 pub use data::{load, Dataset, Loaded};

@@ -4,9 +4,9 @@
 
 use crate::plans::balance::{Balance, BalanceFile, ConfigEntry, OneOrMore};
 use crate::plans::imbalance::Imbalance;
+use crate::stats::playtest::{fit, game_variance_at, Fit, More, Observation};
 use hoplite_core::{Colour, PieceType, Variant};
 use hoplite_formats::{Decimal, SummaryRow, ValueRow};
-use hoplite_tuner::playtest::{fit, game_variance_at, Fit, More, Observation};
 
 /// The pieces a side's setup has (by type, in type order).
 fn army(variant: &Variant, side: Colour) -> Vec<PieceType> {

@@ -11,7 +11,7 @@
 //! the logit is linear in the score, as Muller's calibration is; far from it the logit keeps a
 //! large odds (a queen) from being squeezed against a score of 1.
 
-use crate::fit::invert;
+use crate::linalg::invert;
 
 /// One imbalance's games, from the view of the army that is White in the rules.
 #[derive(Clone, Debug, PartialEq)]

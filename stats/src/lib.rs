@@ -1,4 +1,8 @@
-//! Match statistics, one place for every formula. Sources: fishtest's `stat_util.py` and
+//! hoplite-stats: the statistics of games, one place for every formula: match statistics
+//! (below), game quality (`quality`), the play-testing fit of piece values (`playtest`) and the
+//! matrix inverse the fits share (`linalg`).
+//!
+//! Match statistics. Sources: fishtest's `stat_util.py` and
 //! `LLRcalc.py` and fastchess's `elo` and `sprt` modules (score interval from the per-game
 //! variance, Elo from the logistic curve, LOS from the normal approximation, the generalized
 //! SPRT of M. Van den Bergh with the normal approximation of the log-likelihood ratio).
@@ -9,8 +13,13 @@
 //! With colour-swapped pairs, a pair's mean score has variance `v` and one game's standard
 //! deviation is √(2v). Its 95% error is 1.96 · 800 / ln 10 / √games (the t-value's standard
 //! error is 1/√games in both models).
+#![forbid(unsafe_code)]
 
+pub mod linalg;
+pub mod playtest;
 pub mod quality;
+
+pub use linalg::invert;
 
 /// 800 / ln 10: normalized Elo per unit of t-value (fishtest's `nelo_divided_by_nt`).
 pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
