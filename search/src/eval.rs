@@ -244,8 +244,18 @@ pub enum Slot {
     Side(usize),
 }
 
-/// What the evaluation derives from the variant alone; the tables per square are as long as
-/// the board.
+/// A value per square, 128 of them whatever the board, so that indexing by a square needs no
+/// bounds check (`Square`'s index is masked to 127).
+type Board<T> = Box<[T; 128]>;
+
+/// A board's per-square values, the squares past its end left at their default.
+fn board<T: Copy + Default>(values: Vec<T>) -> Board<T> {
+    let mut b = Box::new([T::default(); 128]);
+    b[..values.len()].copy_from_slice(&values);
+    b
+}
+
+/// What the evaluation derives from the variant alone, per square (`Board`) and per type.
 #[derive(Debug, PartialEq)]
 struct Shape {
     /// Per piece type: its weight in the phase (0 for pawns and royals).
@@ -253,33 +263,33 @@ struct Shape {
     /// The phase weight of the start position.
     phase_start: i32,
     /// `front[colour][sq]`: the squares ahead of `sq` on its file and the neighbouring ones.
-    front: [Vec<Bitboard>; 2],
+    front: [Board<Bitboard>; 2],
     /// `behind[colour][sq]`: the squares behind `sq` on its file.
-    behind: [Vec<Bitboard>; 2],
+    behind: [Board<Bitboard>; 2],
     /// `beside[sq]`: the squares of the neighbouring files.
-    neighbour_files: Vec<Bitboard>,
+    neighbour_files: Board<Bitboard>,
     /// The squares of `sq`'s file.
-    file: Vec<Bitboard>,
+    file: Board<Bitboard>,
     /// Each square's file and rank (without a division).
-    coords: Vec<(i8, i8)>,
+    coords: Board<(i8, i8)>,
     /// `stop[colour][sq]`: the square just ahead of `sq`, if the board has one.
-    stop: [Vec<Option<Square>>; 2],
+    stop: [Board<Option<Square>>; 2],
     /// The squares a king's step away (its zone).
-    around: Vec<Bitboard>,
+    around: Board<Bitboard>,
     /// `shield[colour][sq]`: the three squares just ahead of `sq`.
-    shield: [Vec<Bitboard>; 2],
+    shield: [Board<Bitboard>; 2],
     /// `support[colour][sq]`: where an own pawn supports one on `sq` (beside it, or
     /// diagonally behind it).
-    support: [Vec<Bitboard>; 2],
+    support: [Board<Bitboard>; 2],
     /// Per piece type, the types worth more than it: what it threatens.
     prey: Vec<TypeSet>,
     /// Steps from the nearest edge file plus the nearest edge rank.
-    centre: Vec<i32>,
+    centre: Board<i32>,
     /// `up[colour][sq]`: the ranks from the side's own back rank.
-    up: [Vec<i32>; 2],
+    up: [Board<i32>; 2],
     /// The piece-square class of each square for each colour, how many there are, and how
     /// many a rank has (half the files, the middle one included).
-    class: [Vec<usize>; 2],
+    class: [Board<usize>; 2],
     classes: usize,
     half: usize,
 }
@@ -355,14 +365,16 @@ impl Shape {
         let per_colour = |f: &dyn Fn(i32, i32, i32) -> bool| {
             Colour::BOTH.map(|c| {
                 let up = c.sign();
-                geo.all().map(|sq| squares(&|df, dr| f(df, dr * up, up), sq)).collect()
+                geo.all().map(|sq| squares(&|df, dr| f(df, dr * up, up), sq)).collect::<Vec<Bitboard>>()
             })
         };
         let half = geo.files.div_ceil(2);
         let class = Colour::BOTH.map(|c| {
-            geo.all()
-                .map(|sq| geo.relative_rank(c, sq) * half + geo.file(sq).min(geo.files - 1 - geo.file(sq)))
-                .collect()
+            board(
+                geo.all()
+                    .map(|sq| geo.relative_rank(c, sq) * half + geo.file(sq).min(geo.files - 1 - geo.file(sq)))
+                    .collect(),
+            )
         });
         let centre = geo
             .all()
@@ -371,7 +383,8 @@ impl Shape {
                 (f.min(geo.files - 1 - f) + r.min(geo.ranks - 1 - r)) as i32
             })
             .collect();
-        let up = Colour::BOTH.map(|c| geo.all().map(|sq| geo.relative_rank(c, sq) as i32).collect());
+        let centre = board(centre);
+        let up = Colour::BOTH.map(|c| board(geo.all().map(|sq| geo.relative_rank(c, sq) as i32).collect()));
         let prey = v
             .piece_types()
             .map(|t| {
@@ -383,21 +396,22 @@ impl Shape {
             prey,
             phase_value,
             phase_start,
-            support: per_colour(&|df, dr, _| df.abs() == 1 && (dr == 0 || dr == -1)),
+            support: per_colour(&|df, dr, _| df.abs() == 1 && (dr == 0 || dr == -1)).map(board),
             centre,
             up,
-            front: per_colour(&|df, dr, _| df.abs() <= 1 && dr > 0),
-            behind: per_colour(&|df, dr, _| df == 0 && dr < 0),
-            neighbour_files: geo.all().map(|sq| squares(&|df, _| df.abs() == 1, sq)).collect(),
-            file: geo.all().map(|sq| squares(&|df, _| df == 0, sq)).collect(),
-            coords: geo.all().map(|sq| (geo.file(sq) as i8, geo.rank(sq) as i8)).collect(),
+            front: per_colour(&|df, dr, _| df.abs() <= 1 && dr > 0).map(board),
+            behind: per_colour(&|df, dr, _| df == 0 && dr < 0).map(board),
+            neighbour_files: board(geo.all().map(|sq| squares(&|df, _| df.abs() == 1, sq)).collect()),
+            file: board(geo.all().map(|sq| squares(&|df, _| df == 0, sq)).collect()),
+            coords: board(geo.all().map(|sq| (geo.file(sq) as i8, geo.rank(sq) as i8)).collect()),
             stop: per_colour(&|df, dr, _| df == 0 && dr == 1)
-                .map(|v: Vec<Bitboard>| v.into_iter().map(|mut b| b.next()).collect()),
-            around: geo
-                .all()
-                .map(|sq| squares(&|df, dr| df.abs() <= 1 && dr.abs() <= 1 && (df, dr) != (0, 0), sq))
-                .collect(),
-            shield: per_colour(&|df, dr, _| df.abs() <= 1 && dr == 1),
+                .map(|v: Vec<Bitboard>| board(v.into_iter().map(|mut b| b.next()).collect())),
+            around: board(
+                geo.all()
+                    .map(|sq| squares(&|df, dr| df.abs() <= 1 && dr.abs() <= 1 && (df, dr) != (0, 0), sq))
+                    .collect(),
+            ),
+            shield: per_colour(&|df, dr, _| df.abs() <= 1 && dr == 1).map(board),
             class,
             classes: half * geo.ranks,
             half,
