@@ -3,6 +3,7 @@
 
 pub mod bench;
 mod continuation;
+mod correction;
 pub mod error;
 pub mod eval;
 pub mod params;

@@ -7,6 +7,7 @@
 //! piece values come from the weights, the rules from the position.
 
 use crate::continuation::{nudged, ContinuationHistory, Key, NO_KEY, OFFSETS};
+use crate::correction::CorrectionHistory;
 use crate::eval::{evaluate, Term, Weights};
 use crate::params::SearchParams;
 use crate::score::{MATE, MATE_BOUND};
@@ -123,6 +124,7 @@ pub struct Search {
     /// The reply that refuted a move, by the moved piece's colour and type and its square.
     counters: Vec<Move>,
     continuation: ContinuationHistory,
+    correction: CorrectionHistory,
     /// The move made at each ply of the line searched, as the continuation history names it.
     line: Vec<Key>,
     moves: Vec<Vec<Move>>,
@@ -154,6 +156,7 @@ impl Search {
             history: vec![0; 2 * 128 * 128],
             counters: vec![Move::NONE; 32 * 128],
             continuation: ContinuationHistory::new(),
+            correction: CorrectionHistory::new(),
             line: vec![NO_KEY; MAX_PLY + 1],
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
@@ -204,6 +207,7 @@ impl Search {
         self.history.iter_mut().for_each(|h| *h = 0);
         self.counters.iter_mut().for_each(|c| *c = Move::NONE);
         self.continuation.clear();
+        self.correction.clear();
         self.killers.iter_mut().for_each(|k| *k = [Move::NONE; 2]);
     }
 
@@ -584,11 +588,13 @@ impl Search {
                 }
             }
         }
-        let eval = match (in_check, cached_eval) {
+        // The table keeps the evaluation as computed; the search uses it corrected.
+        let raw_eval = match (in_check, cached_eval) {
             (true, _) => -INF,
             (false, Some(e)) => e,
             (false, None) => evaluate(pos, &self.weights),
         };
+        let eval = if in_check { -INF } else { raw_eval + self.correction.get(pos) };
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         // Against a king bare or nearly (one piece left, whose capture may end the game) the
@@ -698,7 +704,18 @@ impl Search {
             return alpha;
         }
         let bound = Bound::of(best_score, original_alpha, beta);
-        self.tt.store(key, best_move, Self::tt_score_out(best_score, ply), depth, bound, eval);
+        // A score the bound pins on the far side of the evaluation says how wrong it was
+        // (not after a capture, which the evaluation is not asked to foresee).
+        let beyond = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best_score > eval,
+            Bound::Upper => best_score < eval,
+        };
+        let quiet_best = best_move == Move::NONE || (!pos.is_capture(best_move) && best_move.promoted().is_none());
+        if !in_check && beyond && quiet_best && best_score.abs() < MATE_BOUND {
+            self.correction.learn(pos, best_score - raw_eval, depth);
+        }
+        self.tt.store(key, best_move, Self::tt_score_out(best_score, ply), depth, bound, raw_eval);
         best_score
     }
 
@@ -812,6 +829,7 @@ impl Search {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut best = -INF;
         let mut best_move = Move::NONE;
+        let mut raw_eval = -INF;
         let mut stand_pat = -INF;
         if in_check {
             pos.legal_moves(&mut moves);
@@ -821,15 +839,18 @@ impl Search {
             }
         } else {
             // Stand pat. Stalemate is left to the full-width search.
-            stand_pat = match &hit {
+            raw_eval = match &hit {
                 Some(h) => h.eval,
                 None => evaluate(pos, &self.weights),
             };
+            // Corrected as in the full-width search, except in the tuner's lines, which must
+            // not depend on what was searched before.
+            stand_pat = raw_eval + if self.qsearch_tt { self.correction.get(pos) } else { 0 };
             best = stand_pat;
             if best >= beta {
                 self.moves[ply] = moves;
                 if self.qsearch_tt && hit.is_none() {
-                    self.tt.store(key, Move::NONE, Self::tt_score_out(best, ply), 0, Bound::Lower, stand_pat);
+                    self.tt.store(key, Move::NONE, Self::tt_score_out(best, ply), 0, Bound::Lower, raw_eval);
                 }
                 return best;
             }
@@ -880,7 +901,7 @@ impl Search {
         self.scores[ply] = scores;
         if self.qsearch_tt && !self.aborted && qply < QUIET_RECAPTURES {
             let bound = Bound::of(best, original_alpha, beta);
-            self.tt.store(key, best_move, Self::tt_score_out(best, ply), 0, bound, stand_pat);
+            self.tt.store(key, best_move, Self::tt_score_out(best, ply), 0, bound, raw_eval);
         }
         best
     }
