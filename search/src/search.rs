@@ -706,13 +706,8 @@ impl Search {
         let bound = Bound::of(best_score, original_alpha, beta);
         // A score the bound pins on the far side of the evaluation says how wrong it was
         // (not after a capture, which the evaluation is not asked to foresee).
-        let beyond = match bound {
-            Bound::Exact => true,
-            Bound::Lower => best_score > eval,
-            Bound::Upper => best_score < eval,
-        };
         let quiet_best = best_move == Move::NONE || (!pos.is_capture(best_move) && best_move.promoted().is_none());
-        if !in_check && beyond && quiet_best && best_score.abs() < MATE_BOUND {
+        if !in_check && bound.beyond(best_score, eval) && quiet_best && best_score.abs() < MATE_BOUND {
             self.correction.learn(pos, best_score - raw_eval, depth);
         }
         self.tt.store(key, best_move, Self::tt_score_out(best_score, ply), depth, bound, raw_eval);

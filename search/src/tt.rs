@@ -20,6 +20,16 @@ impl Bound {
             Bound::Upper
         }
     }
+
+    /// Whether a score with this bound says the true value lies beyond `guess` (or is exact):
+    /// a lower bound above it, an upper bound below it.
+    pub fn beyond(self, score: i32, guess: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score > guess,
+            Bound::Upper => score < guess,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Default)]
@@ -119,6 +129,13 @@ mod tests {
         assert_eq!(Bound::of(50, 10, 50), Bound::Lower, "at beta: fails high");
         assert_eq!(Bound::of(10, 10, 50), Bound::Upper, "at alpha: fails low");
         assert_eq!(Bound::of(11, 10, 50), Bound::Exact);
+    }
+
+    #[test]
+    fn a_bound_lies_beyond_a_guess_on_its_own_side() {
+        assert!(Bound::Lower.beyond(30, 20) && !Bound::Lower.beyond(10, 20));
+        assert!(Bound::Upper.beyond(10, 20) && !Bound::Upper.beyond(30, 20));
+        assert!(Bound::Exact.beyond(10, 20) && Bound::Exact.beyond(30, 20));
     }
 
     #[test]
