@@ -2,7 +2,8 @@
 //! windows, quiescence with static exchange pruning, transposition table, move ordering by
 //! hash move, exchange-sound captures, killers, counter moves, history and continuation
 //! history; check extension, reverse futility, null move (verified where zugzwang threatens),
-//! futility, late move pruning and reductions, internal iterative reduction. Game ends of every variant are
+//! futility, late move pruning and reductions, internal iterative reduction; the static
+//! evaluation corrected by the pawn structure's history. Game ends of every variant are
 //! scored inside the tree, by the core's one definition. Nothing here names a variant: the
 //! piece values come from the weights, the rules from the position.
 
