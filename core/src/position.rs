@@ -683,6 +683,12 @@ impl Position {
         }
     }
 
+    /// Whether `m` neither captures nor promotes (what history and killers learn from).
+    #[inline(always)]
+    pub fn is_quiet(&self, m: Move) -> bool {
+        !self.is_capture(m) && m.promoted().is_none()
+    }
+
     /// The move in UCI notation: from, to, promotion letter (lower case) or `+`; castling as
     /// the king's move, or as the king taking its rook in Chess960 and where the king's move
     /// is one step, which a plain king move could also be (as Fairy-Stockfish writes it).

@@ -725,3 +725,16 @@ fn pass_on_stalemate_passes_then_two_passes_draw() {
     assert!(legal(&plain).is_empty());
     assert_eq!(plain.outcome(), Some((GameResult::WhiteWins, Termination::Stalemate)));
 }
+
+#[test]
+fn quiet_moves_neither_capture_nor_promote() {
+    // White: en passant on d6, a capture on b8 with promotion, a plain promotion on h8,
+    // castling, a plain step.
+    let p = pos("chess", "rn2k3/P6P/8/3pP3/8/8/8/4K2R w K d6 0 1");
+    let quiet = |m: &str| p.is_quiet(p.parse_uci(m).unwrap());
+    assert!(!quiet("e5d6"), "en passant captures");
+    assert!(!quiet("a7b8q"), "a capture that promotes");
+    assert!(!quiet("h7h8n"), "a promotion");
+    assert!(quiet("e1g1"), "castling captures nothing");
+    assert!(quiet("e5e6"));
+}

@@ -631,7 +631,7 @@ impl Search {
             if ply == 0 && self.excluded.contains(&m) {
                 continue;
             }
-            let quiet = !pos.is_capture(m) && m.promoted().is_none();
+            let quiet = pos.is_quiet(m);
             // Pruning of moves that are unlikely to matter, once a move has been found.
             if !is_pv && !in_check && !mating && best_score > -MATE_BOUND && m != hash_move {
                 let p = &self.params;
@@ -707,8 +707,11 @@ impl Search {
         let bound = Bound::of(best_score, original_alpha, beta);
         // A score the bound pins on the far side of the evaluation says how wrong it was
         // (not after a capture, which the evaluation is not asked to foresee).
-        let quiet_best = best_move == Move::NONE || (!pos.is_capture(best_move) && best_move.promoted().is_none());
-        if !in_check && bound.beyond(best_score, eval) && quiet_best && best_score.abs() < MATE_BOUND {
+        if !in_check
+            && best_score.abs() < MATE_BOUND
+            && bound.beyond(best_score, eval)
+            && (best_move == Move::NONE || pos.is_quiet(best_move))
+        {
             self.correction.learn(pos, best_score - raw_eval, depth);
         }
         self.tt.store(key, best_move, Self::tt_score_out(best_score, ply), depth, bound, raw_eval);
