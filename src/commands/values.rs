@@ -8,7 +8,7 @@ use hoplite_formats::{csvfile, SummaryRow, ValueRow, SUMMARY, VALUES};
 use hoplite_search::eval::{Term, Weights};
 use hoplite_selfplay::plans::balance;
 use hoplite_selfplay::plans::values::{
-    balance_file, default_imbalances, next_round, parse_targets, targets_met, values,
+    balance_file, default_imbalances, misfits, next_round, parse_targets, targets_met, values,
 };
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -96,7 +96,7 @@ pub fn run(mut a: ValuesArgs) -> CmdResult {
     )?;
     let rows: Vec<SummaryRow> = csvfile::read(&out.join(SUMMARY))?;
     let table = values(&b, &rows, &texel(&b.base))?;
-    finish(&out, &table)
+    finish(&out, &table, &misfits(&b, &rows)?)
 }
 
 /// Writes `text` to `path` (its folder made), and returns the path.
@@ -108,14 +108,18 @@ fn write_file(path: &Path, text: &str) -> Result<PathBuf, Box<dyn std::error::Er
     Ok(path.to_path_buf())
 }
 
-/// Writes values.csv and prints the table.
-fn finish(out: &Path, table: &[ValueRow]) -> CmdResult {
+/// Writes values.csv and prints the table, and where the model misses the scores beyond their
+/// noise, by how much its intervals were widened.
+fn finish(out: &Path, table: &[ValueRow], misfits: &[(String, String, f64)]) -> CmdResult {
     csvfile::write(&out.join(VALUES), table)?;
     outln!("\n{:<14} {:<6} {:<18} {:>22} {:>7} {:>7}", "piece", "letter", "budget", "pawns (95% CI)", "texel", "games");
     for r in table {
         let texel = r.texel.map_or("".into(), |t| t.to_string());
         let value = format!("{} [{}, {}]", r.pawns, r.ci95_low, r.ci95_high);
         outln!("{:<14} {:<6} {:<18} {:>22} {:>7} {:>7}", r.name, r.letter, r.budget, value, texel, r.games);
+    }
+    for (player, budget, d) in misfits.iter().filter(|m| m.2 > 1.0) {
+        outln!("{player} at {budget}: the scores miss the model by χ²/dof {d:.2}; intervals widened ×{:.2}", d.sqrt());
     }
     eprintln!("values in {}", out.join(VALUES).display());
     Ok(ExitCode::SUCCESS)
@@ -174,7 +178,7 @@ fn rounds(a: ValuesArgs) -> CmdResult {
             .collect();
         eprintln!("round {round}: {total} games in all; {}", widths.join(", "));
         if targets_met(&b, &summed, &targets)? || total >= a.max_games {
-            return finish(&out, &table);
+            return finish(&out, &table, &misfits(&b, &summed)?);
         }
         picks = next_round(&b, &summed, &targets, a.batch, a.picks)?;
         games = a.batch.div_ceil(2);

@@ -46,8 +46,13 @@ impl Observation {
 #[derive(Clone, Debug)]
 pub struct Fit {
     pub u: Vec<f64>,
-    /// Row-major, unknowns × unknowns.
+    /// Row-major, unknowns × unknowns; the games' own covariance times `dispersion`.
     pub cov: Vec<f64>,
+    /// How far the model misses the scores beyond their noise: χ² per degree of freedom, at
+    /// least 1 (the Birge ratio squared). Where the logit is not additive in material (a pawn
+    /// ladder that is not straight), the intervals widen by its root instead of claiming a
+    /// precision the model does not have.
+    pub dispersion: f64,
     information: Vec<f64>,
 }
 
@@ -63,8 +68,8 @@ pub struct More {
 pub fn fit(obs: &[Observation], unknowns: usize) -> Result<Fit, String> {
     let p = unknowns;
     let (mut information, mut atb) = (vec![0.0; p * p], vec![0.0; p]);
-    for o in obs {
-        let Some((l, var)) = o.logit() else { continue };
+    let logits: Vec<(&Observation, f64, f64)> = obs.iter().filter_map(|o| o.logit().map(|(l, v)| (o, l, v))).collect();
+    for &(o, l, var) in &logits {
         add(&mut information, &o.coef, 1.0 / var);
         for (b, c) in atb.iter_mut().zip(&o.coef) {
             *b += c * l / var;
@@ -72,8 +77,15 @@ pub fn fit(obs: &[Observation], unknowns: usize) -> Result<Fit, String> {
     }
     let cov = covariance(&information)
         .ok_or("the imbalances do not determine every value: each piece and the pawn need games of their own")?;
-    let u = (0..p).map(|i| (0..p).map(|j| cov[i * p + j] * atb[j]).sum()).collect();
-    Ok(Fit { u, cov, information })
+    let u: Vec<f64> = (0..p).map(|i| (0..p).map(|j| cov[i * p + j] * atb[j]).sum()).collect();
+    let chi2: f64 = logits
+        .iter()
+        .map(|&(o, l, var)| (l - o.coef.iter().zip(&u).map(|(c, u)| c * u).sum::<f64>()).powi(2) / var)
+        .sum();
+    let dof = logits.len().saturating_sub(p);
+    let dispersion = if dof > 0 { (chi2 / dof as f64).max(1.0) } else { 1.0 };
+    let cov = cov.iter().map(|c| c * dispersion).collect();
+    Ok(Fit { u, cov, dispersion, information })
 }
 
 /// `m += w · x xᵀ`.
@@ -140,7 +152,7 @@ impl Fit {
         for m in more {
             add(&mut information, &m.coef, m.weight);
         }
-        let cov = covariance(&information)?;
+        let cov: Vec<f64> = covariance(&information)?.iter().map(|c| c * self.dispersion).collect();
         Some(targets.iter().map(|&i| self.in_pawns_with(&cov, i, pawn)).collect())
     }
 
@@ -180,6 +192,33 @@ mod tests {
             .collect();
         let m = fit(&more, 2).unwrap().in_pawns(1, 0);
         assert!(((m.high - m.low) / (n.high - n.low) - 0.5).abs() < 0.05, "{m:?} vs {n:?}");
+    }
+
+    /// A pawn ladder that is not straight: one pawn's odds score 1/3 (logit −ln 2), two pawns'
+    /// 1/3 as well, far apart for 300 games each. The model cannot fit both, and its intervals
+    /// widen by the misfit; consistent scores leave them as the games give them.
+    #[test]
+    fn a_model_that_misses_its_scores_widens_its_intervals() {
+        let ladder = |two: (u64, u64, u64)| {
+            let obs = [
+                Observation { coef: vec![-1.0, 0.0], wins: 99, draws: 1, losses: 199 },
+                Observation { coef: vec![-2.0, 0.0], wins: two.0, draws: two.1, losses: two.2 },
+                Observation { coef: vec![0.0, -1.0], wins: 39, draws: 1, losses: 319 },
+            ];
+            fit(&obs, 2).unwrap()
+        };
+        let straight = ladder((59, 1, 239));
+        assert!((straight.dispersion - 1.0).abs() < 1e-12, "{}", straight.dispersion);
+        let bent = ladder((99, 1, 199));
+        // Both pawn scores have logit l and variance v, modelled as −u and −2u: u = −3l/5 fits
+        // them best, and the knight's own score is fitted exactly (one degree of freedom).
+        let (l, v) = Observation { coef: vec![], wins: 99, draws: 1, losses: 199 }.logit().unwrap();
+        let u = -3.0 * l / 5.0;
+        let chi2 = ((l + u).powi(2) + (l + 2.0 * u).powi(2)) / v;
+        assert!((bent.u[0] - u).abs() < 1e-12 && chi2 > 4.0, "{} vs {u}, {chi2}", bent.u[0]);
+        assert!((bent.dispersion - chi2).abs() < 1e-9, "{} vs {chi2}", bent.dispersion);
+        let (s, b) = (straight.in_pawns(1, 0), bent.in_pawns(1, 0));
+        assert!(b.high - b.low > s.high - s.low, "{b:?} vs {s:?}");
     }
 
     #[test]

@@ -270,6 +270,15 @@ pub fn values(b: &Balance, rows: &[SummaryRow], texel: &[(char, f64)]) -> Result
     Ok(out)
 }
 
+/// Per (player, budget) of a run's summary, how far the model misses the scores beyond their
+/// noise (`Fit::dispersion`: χ² per degree of freedom, at least 1).
+pub fn misfits(b: &Balance, rows: &[SummaryRow]) -> Result<Vec<(String, String, f64)>, String> {
+    keys(rows)
+        .into_iter()
+        .map(|(p, budget)| Ok((p.clone(), budget.clone(), fitted(b, rows, &p, &budget)?.fit.dispersion)))
+        .collect()
+}
+
 /// A value wanted to a precision: a piece's letter and the half-width its 95% interval may
 /// have, in pawns.
 #[derive(Clone, Debug, PartialEq)]
