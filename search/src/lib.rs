@@ -6,6 +6,7 @@ mod continuation;
 mod correction;
 pub mod error;
 pub mod eval;
+mod eval_cache;
 pub mod params;
 pub mod score;
 pub mod search;

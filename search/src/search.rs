@@ -10,6 +10,7 @@
 use crate::continuation::{nudged, ContinuationHistory, Key, NO_KEY, OFFSETS};
 use crate::correction::CorrectionHistory;
 use crate::eval::{evaluate, Term, Weights};
+use crate::eval_cache::EvalCache;
 use crate::params::SearchParams;
 use crate::score::{MATE, MATE_BOUND};
 use crate::tt::{Bound, TranspositionTable};
@@ -116,7 +117,7 @@ fn reductions(p: &SearchParams) -> Vec<[i32; 64]> {
 
 /// One search value per game or per engine: its own tables, no globals.
 pub struct Search {
-    pub weights: Weights,
+    weights: Weights,
     params: SearchParams,
     tt: TranspositionTable,
     killers: Vec<[Move; 2]>,
@@ -126,6 +127,8 @@ pub struct Search {
     counters: Vec<Move>,
     continuation: ContinuationHistory,
     correction: CorrectionHistory,
+    /// Evaluations of the weights below, which stay as the search was made with.
+    eval_cache: EvalCache,
     /// The move made at each ply of the line searched, as the continuation history names it.
     line: Vec<Key>,
     moves: Vec<Vec<Move>>,
@@ -158,6 +161,7 @@ impl Search {
             counters: vec![Move::NONE; 32 * 128],
             continuation: ContinuationHistory::new(),
             correction: CorrectionHistory::new(),
+            eval_cache: EvalCache::new(),
             line: vec![NO_KEY; MAX_PLY + 1],
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
@@ -177,6 +181,17 @@ impl Search {
             qsearch_tt: true,
             info: None,
         }
+    }
+
+    /// `pos`'s static evaluation (`eval::evaluate`), from the cache where it is.
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        let weights = &self.weights;
+        self.eval_cache.get(pos, || evaluate(pos, weights))
+    }
+
+    /// The evaluation's weights (fixed for the search's life: its cache holds their results).
+    pub fn weights(&self) -> &Weights {
+        &self.weights
     }
 
     /// The search's parameters.
@@ -209,6 +224,7 @@ impl Search {
         self.counters.iter_mut().for_each(|c| *c = Move::NONE);
         self.continuation.clear();
         self.correction.clear();
+        self.eval_cache.clear();
         self.killers.iter_mut().for_each(|k| *k = [Move::NONE; 2]);
     }
 
@@ -593,7 +609,7 @@ impl Search {
         let raw_eval = match (in_check, cached_eval) {
             (true, _) => -INF,
             (false, Some(e)) => e,
-            (false, None) => evaluate(pos, &self.weights),
+            (false, None) => self.evaluate(pos),
         };
         let eval = if in_check { -INF } else { raw_eval + self.correction.get(pos) };
         self.evals[ply] = eval;
@@ -808,7 +824,7 @@ impl Search {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 || (qply >= QUIET_LIMIT && !in_check) {
-            return evaluate(pos, &self.weights);
+            return self.evaluate(pos);
         }
         // The table's bounds end a node off the principal line; the tuner's lines (which must
         // not depend on the positions resolved before) use none of it.
@@ -840,7 +856,7 @@ impl Search {
             // Stand pat. Stalemate is left to the full-width search.
             raw_eval = match &hit {
                 Some(h) => h.eval,
-                None => evaluate(pos, &self.weights),
+                None => self.evaluate(pos),
             };
             // Corrected as in the full-width search, except in the tuner's lines, which must
             // not depend on what was searched before.

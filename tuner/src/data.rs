@@ -133,7 +133,7 @@ fn resolve(variant: &Arc<Variant>, search: &mut Search, row: &PositionRow, path:
     for m in line {
         pos.make(m);
     }
-    let f = features(&pos, &search.weights);
+    let f = features(&pos, search.weights());
     let sparse = f
         .values
         .iter()
