@@ -108,8 +108,8 @@ fn write_file(path: &Path, text: &str) -> Result<PathBuf, Box<dyn std::error::Er
     Ok(path.to_path_buf())
 }
 
-/// Writes values.csv and prints the table, and where the model misses the scores beyond their
-/// noise, by how much its intervals were widened.
+/// Writes values.csv and prints the table, and how far the model misses the scores (χ² per
+/// degree of freedom; above 1 the intervals were widened by its root).
 fn finish(out: &Path, table: &[ValueRow], misfits: &[(String, String, f64)]) -> CmdResult {
     csvfile::write(&out.join(VALUES), table)?;
     outln!("\n{:<14} {:<6} {:<18} {:>22} {:>7} {:>7}", "piece", "letter", "budget", "pawns (95% CI)", "texel", "games");
@@ -118,8 +118,9 @@ fn finish(out: &Path, table: &[ValueRow], misfits: &[(String, String, f64)]) -> 
         let value = format!("{} [{}, {}]", r.pawns, r.ci95_low, r.ci95_high);
         outln!("{:<14} {:<6} {:<18} {:>22} {:>7} {:>7}", r.name, r.letter, r.budget, value, texel, r.games);
     }
-    for (player, budget, d) in misfits.iter().filter(|m| m.2 > 1.0) {
-        outln!("{player} at {budget}: the scores miss the model by χ²/dof {d:.2}; intervals widened ×{:.2}", d.sqrt());
+    for (player, budget, d) in misfits {
+        let widened = if *d > 1.0 { format!("; intervals widened ×{:.2}", d.sqrt()) } else { String::new() };
+        outln!("{player} at {budget}: the fit's χ²/dof {d:.2}{widened}");
     }
     eprintln!("values in {}", out.join(VALUES).display());
     Ok(ExitCode::SUCCESS)

@@ -46,13 +46,13 @@ impl Observation {
 #[derive(Clone, Debug)]
 pub struct Fit {
     pub u: Vec<f64>,
-    /// Row-major, unknowns × unknowns; the games' own covariance times `dispersion`.
+    /// Row-major, unknowns × unknowns; the games' own covariance times `dispersion()`.
     pub cov: Vec<f64>,
-    /// How far the model misses the scores beyond their noise: χ² per degree of freedom, at
-    /// least 1 (the Birge ratio squared). Where the logit is not additive in material (a pawn
-    /// ladder that is not straight), the intervals widen by its root instead of claiming a
-    /// precision the model does not have.
-    pub dispersion: f64,
+    /// How far the model misses the scores beyond their noise: χ² per degree of freedom (the
+    /// Birge ratio squared; 0 without a degree of freedom). Where it passes 1 (the logit not
+    /// additive in material: a pawn ladder that is not straight), the covariance is scaled by
+    /// it (`dispersion`) instead of claiming a precision the model does not have.
+    pub chi2_per_dof: f64,
     information: Vec<f64>,
 }
 
@@ -83,9 +83,9 @@ pub fn fit(obs: &[Observation], unknowns: usize) -> Result<Fit, String> {
         .map(|&(o, l, var)| (l - o.coef.iter().zip(&u).map(|(c, u)| c * u).sum::<f64>()).powi(2) / var)
         .sum();
     let dof = logits.len().saturating_sub(p);
-    let dispersion = if dof > 0 { (chi2 / dof as f64).max(1.0) } else { 1.0 };
-    let cov = cov.iter().map(|c| c * dispersion).collect();
-    Ok(Fit { u, cov, dispersion, information })
+    let chi2_per_dof = if dof > 0 { chi2 / dof as f64 } else { 0.0 };
+    let cov = cov.iter().map(|c| c * chi2_per_dof.max(1.0)).collect();
+    Ok(Fit { u, cov, chi2_per_dof, information })
 }
 
 /// `m += w · x xᵀ`.
@@ -130,6 +130,11 @@ pub struct Value {
 }
 
 impl Fit {
+    /// The factor the games' covariance was scaled by: χ² per degree of freedom, at least 1.
+    pub fn dispersion(&self) -> f64 {
+        self.chi2_per_dof.max(1.0)
+    }
+
     /// Unknown `i` in units of unknown `pawn`, its 95% interval by the delta method (the
     /// scale's own error included).
     pub fn in_pawns(&self, i: usize, pawn: usize) -> Value {
@@ -152,7 +157,7 @@ impl Fit {
         for m in more {
             add(&mut information, &m.coef, m.weight);
         }
-        let cov: Vec<f64> = covariance(&information)?.iter().map(|c| c * self.dispersion).collect();
+        let cov: Vec<f64> = covariance(&information)?.iter().map(|c| c * self.dispersion()).collect();
         Some(targets.iter().map(|&i| self.in_pawns_with(&cov, i, pawn)).collect())
     }
 
@@ -208,7 +213,7 @@ mod tests {
             fit(&obs, 2).unwrap()
         };
         let straight = ladder((59, 1, 239));
-        assert!((straight.dispersion - 1.0).abs() < 1e-12, "{}", straight.dispersion);
+        assert!(straight.chi2_per_dof < 1e-9 && straight.dispersion() == 1.0, "{}", straight.chi2_per_dof);
         let bent = ladder((99, 1, 199));
         // Both pawn scores have logit l and variance v, modelled as −u and −2u: u = −3l/5 fits
         // them best, and the knight's own score is fitted exactly (one degree of freedom).
@@ -216,7 +221,7 @@ mod tests {
         let u = -3.0 * l / 5.0;
         let chi2 = ((l + u).powi(2) + (l + 2.0 * u).powi(2)) / v;
         assert!((bent.u[0] - u).abs() < 1e-12 && chi2 > 4.0, "{} vs {u}, {chi2}", bent.u[0]);
-        assert!((bent.dispersion - chi2).abs() < 1e-9, "{} vs {chi2}", bent.dispersion);
+        assert!((bent.dispersion() - chi2).abs() < 1e-9, "{} vs {chi2}", bent.chi2_per_dof);
         let (s, b) = (straight.in_pawns(1, 0), bent.in_pawns(1, 0));
         assert!(b.high - b.low > s.high - s.low, "{b:?} vs {s:?}");
     }

@@ -271,11 +271,11 @@ pub fn values(b: &Balance, rows: &[SummaryRow], texel: &[(char, f64)]) -> Result
 }
 
 /// Per (player, budget) of a run's summary, how far the model misses the scores beyond their
-/// noise (`Fit::dispersion`: χ² per degree of freedom, at least 1).
+/// noise (`Fit::chi2_per_dof`).
 pub fn misfits(b: &Balance, rows: &[SummaryRow]) -> Result<Vec<(String, String, f64)>, String> {
     keys(rows)
         .into_iter()
-        .map(|(p, budget)| Ok((p.clone(), budget.clone(), fitted(b, rows, &p, &budget)?.fit.dispersion)))
+        .map(|(p, budget)| Ok((p.clone(), budget.clone(), fitted(b, rows, &p, &budget)?.fit.chi2_per_dof)))
         .collect()
 }
 
