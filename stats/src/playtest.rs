@@ -78,14 +78,16 @@ pub fn fit(obs: &[Observation], unknowns: usize) -> Result<Fit, String> {
     let cov = covariance(&information)
         .ok_or("the imbalances do not determine every value: each piece and the pawn need games of their own")?;
     let u: Vec<f64> = (0..p).map(|i| (0..p).map(|j| cov[i * p + j] * atb[j]).sum()).collect();
-    let chi2: f64 = logits
-        .iter()
-        .map(|&(o, l, var)| (l - o.coef.iter().zip(&u).map(|(c, u)| c * u).sum::<f64>()).powi(2) / var)
-        .sum();
+    let chi2: f64 = logits.iter().map(|&(o, l, var)| (l - dot(&o.coef, &u)).powi(2) / var).sum();
     let dof = logits.len().saturating_sub(p);
     let chi2_per_dof = if dof > 0 { chi2 / dof as f64 } else { 0.0 };
     let cov = cov.iter().map(|c| c * chi2_per_dof.max(1.0)).collect();
     Ok(Fit { u, cov, chi2_per_dof, information })
+}
+
+/// The logit an imbalance with coefficients `coef` is modelled at, given the worths `u`.
+fn dot(coef: &[f64], u: &[f64]) -> f64 {
+    coef.iter().zip(u).map(|(c, u)| c * u).sum()
 }
 
 /// `m += w · x xᵀ`.
@@ -163,8 +165,7 @@ impl Fit {
 
     /// The predicted score of an imbalance with these coefficients.
     pub fn score_of(&self, coef: &[f64]) -> f64 {
-        let logit: f64 = coef.iter().zip(&self.u).map(|(c, u)| c * u).sum();
-        1.0 / (1.0 + (-logit).exp())
+        1.0 / (1.0 + (-dot(coef, &self.u)).exp())
     }
 }
 
