@@ -138,6 +138,9 @@ pub struct Search {
     evals: Vec<i32>,
     values: Vec<i32>,
     reductions: Vec<[i32; 64]>,
+    /// The moves the search has made (null moves aside): a node is a position reached by a
+    /// move, counted once however often it is searched, as Stockfish counts them, so that a
+    /// node budget or nodes a second mean the same for hoplite and an outside engine.
     nodes: u64,
     limits: Limits,
     start: Instant,
@@ -571,7 +574,6 @@ impl Search {
         if self.out_of_budget() {
             return 0;
         }
-        self.nodes += 1;
         if ply > 0 {
             if let Some(s) = Self::early_end(pos, ply) {
                 return s;
@@ -669,6 +671,7 @@ impl Search {
             }
             self.line[ply] = self.continuation_key(pos, m);
             pos.make(m);
+            self.nodes += 1;
             let score = if i == 0 {
                 -self.pvs(pos, depth - 1, -beta, -alpha, ply + 1, is_pv)
             } else {
@@ -818,7 +821,6 @@ impl Search {
         if self.out_of_budget() {
             return 0;
         }
-        self.nodes += 1;
         if let Some(s) = Self::early_end(pos, ply) {
             return s;
         }
@@ -895,6 +897,7 @@ impl Search {
             }
             self.line[ply] = self.continuation_key(pos, m);
             pos.make(m);
+            self.nodes += 1;
             let s = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1);
             pos.unmake();
             if self.aborted {
