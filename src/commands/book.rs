@@ -98,7 +98,7 @@ pub fn run(a: BookArgs) -> CmdResult {
             let mut tried = 0;
             let book = played_book(&variant, &played, a.games, a.seed, threads, &mut |made, wanted| {
                 tried = made;
-                eprint!("\r{made}/{wanted} openings played");
+                eprint!("\r{made} openings played for {wanted} distinct positions");
             })?;
             // Openings that ended where one before them did were played again.
             let summary = format!(
