@@ -589,7 +589,7 @@ impl Search {
             depth += 1;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.qsearch(pos, alpha, beta, ply, 0);
+            return self.quiesce(pos, alpha, beta, ply, 0, in_check);
         }
         let key = pos.key();
         let mut hash_move = Move::NONE;
@@ -816,7 +816,7 @@ impl Search {
     /// `qply` counts its plies: past `QUIET_RECAPTURES` only recaptures on the last move's
     /// square are tried, past `QUIET_LIMIT` none, so that capture trees among equal pieces
     /// stay small.
-    fn qsearch(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+    fn qsearch(&mut self, pos: &mut Position, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
         self.pv[ply].clear();
         if self.out_of_budget() {
             return 0;
@@ -825,6 +825,20 @@ impl Search {
             return s;
         }
         let in_check = pos.in_check();
+        self.quiesce(pos, alpha, beta, ply, qply, in_check)
+    }
+
+    /// `qsearch` once the node's budget, its end by the rules and its check are known (as the
+    /// full-width search knows them when it hands a node over).
+    fn quiesce(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+        in_check: bool,
+    ) -> i32 {
         if ply >= MAX_PLY - 1 || (qply >= QUIET_LIMIT && !in_check) {
             return self.evaluate(pos);
         }
