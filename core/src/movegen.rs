@@ -311,7 +311,7 @@ impl Position {
     /// Whether the side to move has a legal move of a flag king into its region.
     fn king_can_reach_flag(&self, f: &Flag) -> bool {
         let mut moves = Vec::new();
-        self.generate_all(&mut moves, false);
+        self.generate_all(&mut moves, false, None);
         let region = f.region[self.side];
         moves.iter().any(|m| region.has(m.to()) && self.royals(self.side).has(m.from()))
     }
@@ -390,20 +390,32 @@ impl Position {
             out.clear();
             return;
         }
-        self.generate_all(out, false);
+        self.generate_all(out, false, None);
     }
 
-    /// The legal captures and promotions (for quiescence search), into `out`.
-    pub fn legal_captures(&self, out: &mut Vec<Move>) {
+    /// `legal_moves` where the caller knows whether the side to move is in check
+    /// (`in_check`), as a search does, which then is not tested again.
+    pub fn legal_moves_in_check(&self, out: &mut Vec<Move>, in_check: bool) {
         if self.decided_by_rule().is_some() {
             out.clear();
             return;
         }
-        self.generate_all(out, true);
+        self.generate_all(out, false, Some(in_check));
+    }
+
+    /// The legal captures and promotions (for quiescence search), into `out`; `in_check` as
+    /// for `legal_moves_in_check`.
+    pub fn legal_captures(&self, out: &mut Vec<Move>, in_check: bool) {
+        if self.decided_by_rule().is_some() {
+            out.clear();
+            return;
+        }
+        self.generate_all(out, true, Some(in_check));
     }
 
     /// The legal moves whatever the game's state, and then the rules that weigh them all.
-    fn generate_all(&self, out: &mut Vec<Move>, captures_only: bool) {
+    /// `in_check`: whether the side to move is in check, where the caller knows.
+    fn generate_all(&self, out: &mut Vec<Move>, captures_only: bool, in_check: Option<bool>) {
         out.clear();
         let v = &*self.variant;
         if !v.opening_moves.is_empty() {
@@ -426,8 +438,9 @@ impl Position {
             && v.rules.pseudo_royal.is_none()
             && !v.rules.flying_general;
         let legality = if local {
+            // With one royal piece and no pseudo-royal ones, check is an attack on it.
             let king = royals.lsb();
-            if self.attacked_by(king, them, occ, self.by_colour[them]) {
+            if in_check.unwrap_or_else(|| self.attacked_by(king, them, occ, self.by_colour[them])) {
                 Legality::Test
             } else {
                 self.pins(king)

@@ -631,7 +631,7 @@ impl Search {
             depth -= 1;
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
-        pos.legal_moves(&mut moves);
+        pos.legal_moves_in_check(&mut moves, in_check);
         if moves.is_empty() {
             self.moves[ply] = moves;
             return Self::result_score(pos, pos.no_moves_result().0, ply);
@@ -863,7 +863,7 @@ impl Search {
         let mut raw_eval = -INF;
         let mut stand_pat = -INF;
         if in_check {
-            pos.legal_moves(&mut moves);
+            pos.legal_moves_in_check(&mut moves, true);
             if moves.is_empty() {
                 self.moves[ply] = moves;
                 return Self::result_score(pos, pos.no_moves_result().0, ply);
@@ -886,7 +886,7 @@ impl Search {
                 return best;
             }
             alpha = alpha.max(best);
-            pos.legal_captures(&mut moves);
+            pos.legal_captures(&mut moves, false);
             if qply >= QUIET_RECAPTURES {
                 if let Some(last) = pos.last_move() {
                     moves.retain(|m| m.to() == last.to());
