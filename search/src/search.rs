@@ -974,6 +974,17 @@ mod tests {
     }
 
     #[test]
+    fn a_node_is_a_move_made() {
+        // At depth 1 from the chess start the search makes each of White's 20 moves once and
+        // no reply (Black has no capture for the quiescence search): 20 nodes, however often a
+        // child is searched or handed over, as Fairy-Stockfish counts them.
+        let v = Variant::builtin("chess");
+        let mut pos = Position::from_fen(&v, &v.setup).unwrap();
+        let mut s = Search::new(Weights::defaults(&v), 1);
+        assert_eq!(s.search(&mut pos, Limits::depth(1)).nodes, 20);
+    }
+
+    #[test]
     fn static_exchanges() {
         // A pawn takes a knight defended by a pawn: wins the knight, loses the pawn.
         assert_eq!(see("chess", "4k3/8/3p4/4n3/3P4/8/8/4K3 w - - 0 1", "d4e5"), 320 - 100);
