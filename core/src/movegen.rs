@@ -393,23 +393,18 @@ impl Position {
         self.generate_all(out, false, None);
     }
 
-    /// `legal_moves` where the caller knows whether the side to move is in check
-    /// (`in_check`), as a search does, which then is not tested again.
+    /// `legal_moves` of a position the caller has found undecided by the rules
+    /// (`draw_or_decision`) and whose check (`in_check`) it knows, as a search does: neither is
+    /// tested again.
     pub fn legal_moves_in_check(&self, out: &mut Vec<Move>, in_check: bool) {
-        if self.decided_by_rule().is_some() {
-            out.clear();
-            return;
-        }
+        debug_assert!(self.decided_by_rule().is_none());
         self.generate_all(out, false, Some(in_check));
     }
 
-    /// The legal captures and promotions (for quiescence search), into `out`; `in_check` as
-    /// for `legal_moves_in_check`.
+    /// The legal captures and promotions (for quiescence search), into `out`, of a position
+    /// as for `legal_moves_in_check`.
     pub fn legal_captures(&self, out: &mut Vec<Move>, in_check: bool) {
-        if self.decided_by_rule().is_some() {
-            out.clear();
-            return;
-        }
+        debug_assert!(self.decided_by_rule().is_none());
         self.generate_all(out, true, Some(in_check));
     }
 

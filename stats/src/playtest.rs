@@ -81,8 +81,10 @@ pub fn fit(obs: &[Observation], unknowns: usize) -> Result<Fit, String> {
     let chi2: f64 = logits.iter().map(|&(o, l, var)| (l - dot(&o.coef, &u)).powi(2) / var).sum();
     let dof = logits.len().saturating_sub(p);
     let chi2_per_dof = if dof > 0 { chi2 / dof as f64 } else { 0.0 };
-    let cov = cov.iter().map(|c| c * chi2_per_dof.max(1.0)).collect();
-    Ok(Fit { u, cov, chi2_per_dof, information })
+    let mut fit = Fit { u, cov, chi2_per_dof, information };
+    let dispersion = fit.dispersion();
+    fit.cov.iter_mut().for_each(|c| *c *= dispersion);
+    Ok(fit)
 }
 
 /// The logit an imbalance with coefficients `coef` is modelled at, given the worths `u`.
