@@ -8,7 +8,7 @@ use hoplite_formats::{csvfile, SummaryRow, ValueRow, SUMMARY, VALUES};
 use hoplite_search::eval::{Term, Weights};
 use hoplite_selfplay::plans::balance;
 use hoplite_selfplay::plans::values::{
-    balance_file, default_imbalances, misfits, next_round, parse_targets, targets_met, values,
+    balance_file, default_imbalances, fit_notes, next_round, parse_targets, targets_met, values, FitNote,
 };
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -96,7 +96,7 @@ pub fn run(mut a: ValuesArgs) -> CmdResult {
     )?;
     let rows: Vec<SummaryRow> = csvfile::read(&out.join(SUMMARY))?;
     let table = values(&b, &rows, &texel(&b.base))?;
-    finish(&out, &table, &misfits(&b, &rows)?)
+    finish(&out, &table, &fit_notes(&b, &rows)?)
 }
 
 /// Writes `text` to `path` (its folder made), and returns the path.
@@ -108,9 +108,9 @@ fn write_file(path: &Path, text: &str) -> Result<PathBuf, Box<dyn std::error::Er
     Ok(path.to_path_buf())
 }
 
-/// Writes values.csv and prints the table, and how far the model misses the scores (χ² per
-/// degree of freedom; above 1 the intervals were widened by its root).
-fn finish(out: &Path, table: &[ValueRow], misfits: &[(String, String, f64)]) -> CmdResult {
+/// Writes values.csv and prints the table, how far the model misses the scores (χ² per degree
+/// of freedom; above 1 the intervals were widened by its root) and the imbalances left out.
+fn finish(out: &Path, table: &[ValueRow], notes: &[FitNote]) -> CmdResult {
     csvfile::write(&out.join(VALUES), table)?;
     outln!("\n{:<14} {:<6} {:<18} {:>22} {:>7} {:>7}", "piece", "letter", "budget", "pawns (95% CI)", "texel", "games");
     for r in table {
@@ -118,9 +118,15 @@ fn finish(out: &Path, table: &[ValueRow], misfits: &[(String, String, f64)]) -> 
         let value = format!("{} [{}, {}]", r.pawns, r.ci95_low, r.ci95_high);
         outln!("{:<14} {:<6} {:<18} {:>22} {:>7} {:>7}", r.name, r.letter, r.budget, value, texel, r.games);
     }
-    for (player, budget, d) in misfits {
-        let widened = if *d > 1.0 { format!("; intervals widened ×{:.2}", d.sqrt()) } else { String::new() };
-        outln!("{player} at {budget}: the fit's χ²/dof {d:.2}{widened}");
+    for n in notes {
+        let d = n.chi2_per_dof;
+        let widened = if d > 1.0 { format!("; intervals widened ×{:.2}", d.sqrt()) } else { String::new() };
+        let decided = match (n.decided.as_slice(), n.left_out) {
+            ([], _) => String::new(),
+            (list, true) => format!("; decided, left out: {}", list.join(" ")),
+            (list, false) => format!("; decided, kept (the rest do not determine every value): {}", list.join(" ")),
+        };
+        outln!("{} at {}: the fit's χ²/dof {d:.2}{widened}{decided}", n.player, n.budget);
     }
     eprintln!("values in {}", out.join(VALUES).display());
     Ok(ExitCode::SUCCESS)
@@ -179,7 +185,7 @@ fn rounds(a: ValuesArgs) -> CmdResult {
             .collect();
         eprintln!("round {round}: {total} games in all; {}", widths.join(", "));
         if targets_met(&b, &summed, &targets)? || total >= a.max_games {
-            return finish(&out, &table, &misfits(&b, &summed)?);
+            return finish(&out, &table, &fit_notes(&b, &summed)?);
         }
         picks = next_round(&b, &summed, &targets, a.batch, a.picks)?;
         games = a.batch.div_ceil(2);

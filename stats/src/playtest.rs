@@ -8,8 +8,9 @@
 //! plus an army term when the two armies differ, where `u_t` is piece type t's worth in logit
 //! units. A weighted least-squares fit (weights from each score's variance) finds every `u_t`
 //! at once; the pawn's `u` is the scale, and a value in pawns is `u_t / u_pawn`. Near equality
-//! the logit is linear in the score, as Muller's calibration is; far from it the logit keeps a
-//! large odds (a queen) from being squeezed against a score of 1.
+//! the logit is linear in the score, as Muller's calibration is; farther out it keeps a large
+//! difference from being squeezed against a score of 1; games the imbalance decided are left
+//! out (`DECIDED`).
 
 use crate::linalg::invert;
 
@@ -38,6 +39,22 @@ impl Observation {
         let game_var = ((self.wins as f64 + self.draws as f64 / 4.0) / n - raw * raw).max(0.25 / n);
         let var = game_var / n / (s * (1.0 - s)).powi(2);
         Some(((s / (1.0 - s)).ln(), var))
+    }
+}
+
+/// How near 0 or 1 a score may be and still measure material: beyond it the games were decided
+/// by the imbalance, and the score says which side is ahead, not by how much. Such scores have
+/// too few minority results for the logit's normal approximation, and the additive logit was
+/// seen to miss them by 1.5 to 3 standard errors where near-equal exchanges fit (chess, 4,000
+/// nodes: docs/values.md).
+pub const DECIDED: f64 = 0.1;
+
+impl Observation {
+    /// Whether its games were decided by the imbalance (`DECIDED`).
+    pub fn decided(&self) -> bool {
+        let n = (self.wins + self.draws + self.losses) as f64;
+        let s = (self.wins as f64 + self.draws as f64 / 2.0) / n;
+        n > 0.0 && !(DECIDED..=1.0 - DECIDED).contains(&s)
     }
 }
 
@@ -85,6 +102,17 @@ pub fn fit(obs: &[Observation], unknowns: usize) -> Result<Fit, String> {
     let dispersion = fit.dispersion();
     fit.cov.iter_mut().for_each(|c| *c *= dispersion);
     Ok(fit)
+}
+
+/// `fit` of the observations whose games were not decided (`Observation::decided`) where those
+/// determine every unknown, else of all of them; with which observations it used.
+pub fn fit_undecided(obs: &[Observation], unknowns: usize) -> Result<(Fit, Vec<bool>), String> {
+    let used: Vec<bool> = obs.iter().map(|o| !o.decided()).collect();
+    let undecided: Vec<Observation> = obs.iter().zip(&used).filter(|(_, &u)| u).map(|(o, _)| o.clone()).collect();
+    match fit(&undecided, unknowns) {
+        Ok(f) => Ok((f, used)),
+        Err(_) => Ok((fit(obs, unknowns)?, vec![true; obs.len()])),
+    }
 }
 
 /// The logit an imbalance with coefficients `coef` is modelled at, given the worths `u`.
@@ -227,6 +255,29 @@ mod tests {
         assert!((bent.dispersion() - chi2).abs() < 1e-9, "{} vs {chi2}", bent.chi2_per_dof);
         let (s, b) = (straight.in_pawns(1, 0), bent.in_pawns(1, 0));
         assert!(b.high - b.low > s.high - s.low, "{b:?} vs {s:?}");
+    }
+
+    /// The worked example's knight measured twice: by its odds, decided (a score of 0.03), and
+    /// by an exchange for three pawns that scores 1/2. The fit leaves the odds out, and the
+    /// knight is the exchange's 3 pawns; with the odds alone it falls back on them.
+    #[test]
+    fn decided_games_are_left_out_where_the_rest_determine_the_values() {
+        let pawns = [
+            Observation { coef: vec![-1.0, 0.0], wins: 99, draws: 1, losses: 199 },
+            Observation { coef: vec![-2.0, 0.0], wins: 59, draws: 1, losses: 239 },
+        ];
+        let odds = Observation { coef: vec![0.0, -1.0], wins: 5, draws: 8, losses: 287 };
+        let exchange = Observation { coef: vec![3.0, -1.0], wins: 140, draws: 20, losses: 140 };
+        assert!(odds.decided() && !exchange.decided() && !pawns[1].decided());
+        let all = [pawns[0].clone(), pawns[1].clone(), odds.clone(), exchange];
+        let (f, used) = fit_undecided(&all, 2).unwrap();
+        assert_eq!(used, [true, true, false, true]);
+        assert!((f.in_pawns(1, 0).pawns - 3.0).abs() < 1e-9, "{:?}", f.in_pawns(1, 0));
+        let with_odds = fit(&all, 2).unwrap().in_pawns(1, 0);
+        assert!(with_odds.pawns > 3.1, "{with_odds:?}");
+        let (g, used) = fit_undecided(&[pawns[0].clone(), pawns[1].clone(), odds], 2).unwrap();
+        assert_eq!(used, [true; 3]);
+        assert!(g.in_pawns(1, 0).pawns > 3.5, "{:?}", g.in_pawns(1, 0));
     }
 
     #[test]

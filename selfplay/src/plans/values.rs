@@ -4,7 +4,7 @@
 
 use crate::plans::balance::{Balance, BalanceFile, ConfigEntry, OneOrMore};
 use crate::plans::imbalance::Imbalance;
-use crate::stats::playtest::{fit, game_variance_at, Fit, More, Observation};
+use crate::stats::playtest::{fit_undecided, game_variance_at, Fit, More, Observation, DECIDED};
 use hoplite_core::{Colour, PieceType, Variant};
 use hoplite_formats::{Decimal, SummaryRow, ValueRow};
 
@@ -26,17 +26,18 @@ fn armies_differ(variant: &Variant) -> bool {
     army(variant, Colour::White) != army(variant, Colour::Black)
 }
 
-/// The imbalances played by default: one, two and three pawns' odds (the scale); each piece's
-/// odds given by its army (pieces of both armies once, from White; a royal piece only where a
-/// side has two, and the other army's pawn where it differs); and each piece against the other
-/// army's next cheaper piece (by the variant's values), so that a strong piece is also
-/// measured near equality; a pair of colour-bound pieces given whole, alone and against two of
-/// that cheaper piece, which tells the pair's worth from its pieces'. With two different
-/// armies, games without an imbalance measure the armies' difference.
+/// The imbalances played by default: one, two and three pawns' odds (the scale); each piece
+/// (pieces of both armies, from White; a royal piece only where a side has two, and the other
+/// army's pawn where it differs) in an exchange near equality for cheaper pieces of the other
+/// army (by the variant's values, `near_equal`), its odds where there is none; a pair of
+/// colour-bound pieces against two of the next cheaper piece (or given whole), which tells the
+/// pair's worth from its pieces'. With two different armies, games without an imbalance
+/// measure the armies' difference. Exchanges, not odds: a piece's odds decide a game between
+/// strong players (`DECIDED`), and decided games do not measure a value.
 pub fn default_imbalances(variant: &Variant) -> Result<Vec<String>, String> {
     let pawn = scale_pawn(variant).ok_or("White has no pawn to set the scale")?;
     let letter = |t: PieceType| variant.piece(t).letter.to_string();
-    let value = |t: PieceType| variant.piece(t).value.unwrap_or(0);
+    let value = |t: PieceType| variant.piece(t).value;
     let royals =
         |side: Colour| variant.start.pieces.iter().filter(|p| p.colour == side && variant.piece(p.ty).royal).count();
     let candidates = |side: Colour| -> Vec<PieceType> {
@@ -47,7 +48,7 @@ pub fn default_imbalances(variant: &Variant) -> Result<Vec<String>, String> {
                 (!p.pawn || (side == Colour::Black && t != pawn)) && (!p.royal || royals(side) > 1)
             })
             .collect();
-        v.sort_by_key(|&t| value(t));
+        v.sort_by_key(|&t| value(t).unwrap_or(0));
         v
     };
     let sides: &[Colour] = if armies_differ(variant) { &Colour::BOTH } else { &[Colour::White] };
@@ -61,35 +62,34 @@ pub fn default_imbalances(variant: &Variant) -> Result<Vec<String>, String> {
     if armies_differ(variant) {
         out.push(":".into());
     }
-    for &side in sides {
-        for t in candidates(side) {
-            out.push(spec(side, &letter(t), ""));
-        }
-    }
-    let pieces = |side: Colour| -> Vec<PieceType> {
-        candidates(side).into_iter().filter(|&t| !variant.piece(t).pawn && !variant.piece(t).royal).collect()
-    };
-    let cheaper = |side: Colour, t: PieceType| pieces(!side).into_iter().rfind(|&u| value(u) < value(t) && u != t);
     let mut add = |s: String| {
         if !out.contains(&s) {
             out.push(s);
         }
     };
+    // The worth in pawns of `t` and of the pieces cheaper than it, by the variant's values.
+    let below = |t: PieceType| {
+        move |u: PieceType| {
+            let (vt, vu) = (value(t)? as f64, value(u)? as f64);
+            (u == t || vu < vt).then_some(vu / 100.0)
+        }
+    };
     for &side in sides {
-        for t in candidates(side).into_iter().filter(|&t| !variant.piece(t).pawn) {
-            if let Some(u) = cheaper(side, t) {
-                add(spec(side, &letter(t), &letter(u)));
-            }
+        for t in candidates(side) {
+            let exchange = near_equal(variant, t, side, &below(t)).into_iter().next();
+            add(exchange.unwrap_or_else(|| spec(side, &letter(t), "")));
         }
     }
-    // A colour-bound pair (the bishops): both given, and both against two of the cheaper piece.
+    // A colour-bound pair (the bishops): both against two of the next cheaper piece, or given.
     let two = |side: Colour, t: PieceType| variant.start_counts[side][t] >= 2;
     for &side in sides {
-        for t in pieces(side).into_iter().filter(|&t| variant.piece(t).colour_bound() && two(side, t)) {
-            add(spec(side, &letter(t).repeat(2), ""));
-            if let Some(u) = cheaper(side, t).filter(|&u| two(!side, u)) {
-                add(spec(side, &letter(t).repeat(2), &letter(u).repeat(2)));
-            }
+        for t in candidates(side).into_iter().filter(|&t| variant.piece(t).colour_bound() && two(side, t)) {
+            let cheaper = candidates(!side)
+                .into_iter()
+                .filter(|&u| !variant.piece(u).pawn && !variant.piece(u).royal && two(!side, u))
+                .rfind(|&u| u != t && value(u).unwrap_or(0) < value(t).unwrap_or(0));
+            let theirs = cheaper.map_or(String::new(), |u| letter(u).repeat(2));
+            add(spec(side, &letter(t).repeat(2), &theirs));
         }
     }
     Ok(out)
@@ -176,6 +176,8 @@ struct Fitted {
     pawn: usize,
     /// Per imbalance played (not swapped), its configuration and its games (both colours).
     observed: Vec<(usize, Observation)>,
+    /// Per observed imbalance, whether the fit used it (`fit_undecided`).
+    used: Vec<bool>,
     /// Games per unknown: those of the imbalances it has a coefficient in.
     games: Vec<u64>,
     fit: Fit,
@@ -229,8 +231,8 @@ fn fitted(b: &Balance, rows: &[SummaryRow], player: &str, budget: &str) -> Resul
         observed.push((k, Observation { coef, wins, draws, losses }));
     }
     let obs: Vec<Observation> = observed.iter().map(|(_, o)| o.clone()).collect();
-    let fit = fit(&obs, unknowns.len())?;
-    Ok(Fitted { unknowns, pawn: p, observed, games, fit })
+    let (fit, used) = fit_undecided(&obs, unknowns.len())?;
+    Ok(Fitted { unknowns, pawn: p, observed, used, games, fit })
 }
 
 /// The values each (player, budget) of a run's summary gives, with `texel` values (by letter)
@@ -270,12 +272,32 @@ pub fn values(b: &Balance, rows: &[SummaryRow], texel: &[(char, f64)]) -> Result
     Ok(out)
 }
 
-/// Per (player, budget) of a run's summary, how far the model misses the scores beyond their
-/// noise (`Fit::chi2_per_dof`).
-pub fn misfits(b: &Balance, rows: &[SummaryRow]) -> Result<Vec<(String, String, f64)>, String> {
+/// How one (player, budget)'s fit went: how far the model misses the scores beyond their noise
+/// (`Fit::chi2_per_dof`), the imbalances whose games were decided, and whether the fit left
+/// them out (it keeps them where the rest do not determine every value).
+pub struct FitNote {
+    pub player: String,
+    pub budget: String,
+    pub chi2_per_dof: f64,
+    pub decided: Vec<String>,
+    pub left_out: bool,
+}
+
+/// The fit notes of every (player, budget) of a run's summary.
+pub fn fit_notes(b: &Balance, rows: &[SummaryRow]) -> Result<Vec<FitNote>, String> {
     keys(rows)
         .into_iter()
-        .map(|(p, budget)| Ok((p.clone(), budget.clone(), fitted(b, rows, &p, &budget)?.fit.chi2_per_dof)))
+        .map(|(player, budget)| {
+            let f = fitted(b, rows, &player, &budget)?;
+            let decided = f
+                .observed
+                .iter()
+                .filter(|(_, o)| o.decided())
+                .map(|(k, _)| b.file.configs[*k].imbalance.clone().unwrap_or_default())
+                .collect();
+            let left_out = f.used.iter().any(|&u| !u);
+            Ok(FitNote { player, budget, chi2_per_dof: f.fit.chi2_per_dof, decided, left_out })
+        })
         .collect()
 }
 
@@ -327,8 +349,8 @@ fn target_indices(variant: &Variant, f: &Fitted, targets: &[Target]) -> Result<V
         .collect()
 }
 
-/// Exchanges near equality for the piece of type `t` of side `side`: a few pieces of the other
-/// army (pawns included) worth about as much by the present values (`worth`, pawns), as
+/// Exchanges near equality for the piece of type `t` of side `side`: a few other pieces of the
+/// other army (pawns included) worth about as much by the present values (`worth`, pawns), as
 /// imbalance specs. Near equality the score is most sensitive to material, and the value in
 /// pawns hardly depends on the scale's own error.
 fn near_equal(variant: &Variant, t: PieceType, side: Colour, worth: &dyn Fn(PieceType) -> Option<f64>) -> Vec<String> {
@@ -336,7 +358,7 @@ fn near_equal(variant: &Variant, t: PieceType, side: Colour, worth: &dyn Fn(Piec
     let other = !side;
     let items: Vec<(PieceType, f64, u8)> = army(variant, other)
         .into_iter()
-        .filter(|&u| !variant.piece(u).royal)
+        .filter(|&u| !variant.piece(u).royal && u != t)
         .filter_map(|u| worth(u).map(|w| (u, w, variant.start_counts[other][u])))
         .collect();
     // Multisets of at most four pieces, by how far from the target and then how few.
@@ -401,7 +423,8 @@ pub fn next_round(
     };
     // The candidates: (spec, coefficients, one game's logit variance).
     let mut candidates: Vec<(String, Vec<f64>, f64)> = Vec::new();
-    for (k, o) in &f.observed {
+    // A decided imbalance stays decided: more of its games would not count.
+    for (k, o) in f.observed.iter().filter(|(_, o)| !o.decided()) {
         if let Some(v) = o.game_variance() {
             candidates.push((b.file.configs[*k].imbalance.clone().unwrap_or_default(), o.coef.clone(), v));
         }
@@ -423,8 +446,9 @@ pub fn next_round(
             // Only pieces already valued: a new unknown would need games of its own.
             let covered =
                 variant.piece_types().all(|ty| i.balance_of(ty) == 0.0 || f.unknowns.contains(&Unknown::Piece(ty)));
-            if covered {
-                let v = game_variance_at(f.fit.score_of(&coef), draws);
+            let score = f.fit.score_of(&coef);
+            if covered && (DECIDED..=1.0 - DECIDED).contains(&score) {
+                let v = game_variance_at(score, draws);
                 candidates.push((spec, coef, v));
             }
         }
@@ -469,18 +493,23 @@ mod tests {
 
     #[test]
     fn the_default_imbalances_of_chess_and_spartan() {
+        // By the classical values: N 3.2 for three pawns, B 3.3 for N 3.2, R 5 for N and two
+        // pawns, Q 9 for R, N and a pawn; the bishops against the knights.
         let chess = Variant::builtin("chess");
         assert_eq!(
             default_imbalances(&chess).unwrap(),
-            ["p:", "pp:", "ppp:", "n:", "b:", "r:", "q:", "b:n", "r:b", "q:r", "bb:", "bb:nn"]
+            ["p:", "pp:", "ppp:", "n:ppp", "b:n", "r:ppn", "q:pnr", "bb:nn"]
         );
+        // The scale, the armies' difference, each army's pieces for the other's cheaper ones;
+        // a Spartan king (there are two) and the hoplite have none cheaper: their odds.
         let spartan = Variant::builtin("spartan");
-        let s = default_imbalances(&spartan).unwrap();
-        // The scale, the armies' difference, each army's pieces (a Spartan king: there are two).
-        assert_eq!(s[..4], ["p:", "pp:", "ppp:", ":"]);
-        for p in [":h", ":k", ":g", ":w", "q:"] {
-            assert!(s.contains(&p.to_string()), "{p} in {s:?}");
-        }
+        assert_eq!(
+            default_imbalances(&spartan).unwrap(),
+            [
+                "p:", "pp:", "ppp:", ":", "n:c", "b:c", "r:hhc", "q:hw", ":k", ":h", "ppp:l", "ppp:c", "nb:g",
+                "pppr:w", "bb:cc"
+            ]
+        );
     }
 
     /// The generated file plays each imbalance and its colour mirror: the swapped game of
@@ -572,6 +601,33 @@ mod tests {
         assert!(n.ci95_low.0 < 3.0 && n.ci95_high.0 > 3.0);
         let p = v.iter().find(|r| r.letter == "p").unwrap();
         assert_eq!((p.pawns.0, p.games), (1.0, 598));
+    }
+
+    /// The same knight measured by an exchange for three pawns (level: 3 pawns) and by its
+    /// odds, decided (6 points of 300): the odds are named and left out, and the knight is the
+    /// exchange's 3 pawns; with the odds alone the fit keeps them and says so.
+    #[test]
+    fn decided_imbalances_are_named_and_left_out() {
+        let specs = ["p:", "pp:", "n:", "n:ppp"].map(String::from);
+        let b = load("decided", &balance_file("chess", &specs, 2, &[100], 1));
+        let ladder = [
+            row("p:", 50, 1, 99),
+            row("p: swapped", 100, 0, 49),
+            row("pp:", 30, 1, 119),
+            row("pp: swapped", 120, 0, 29),
+            row("n:", 2, 2, 146),
+            row("n: swapped", 146, 2, 2),
+        ];
+        let level = [row("n:ppp", 70, 10, 70), row("n:ppp swapped", 70, 10, 70)];
+        let rows: Vec<SummaryRow> = ladder.iter().chain(&level).cloned().collect();
+        let n = values(&b, &rows, &[]).unwrap().into_iter().find(|r| r.letter == "n").unwrap();
+        assert_eq!(n.pawns.0, 3.0);
+        let notes = fit_notes(&b, &rows).unwrap();
+        assert_eq!((notes[0].decided.as_slice(), notes[0].left_out), (["n:".to_string()].as_slice(), true));
+        let notes = fit_notes(&b, &ladder).unwrap();
+        assert_eq!((notes[0].decided.as_slice(), notes[0].left_out), (["n:".to_string()].as_slice(), false));
+        let odds_only = values(&b, &ladder, &[]).unwrap().into_iter().find(|r| r.letter == "n").unwrap();
+        assert!(odds_only.pawns.0 > 5.0, "{odds_only:?}");
     }
 
     /// With a knight valued at 3 pawns from its odds games, the next games that narrow its
