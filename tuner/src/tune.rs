@@ -178,7 +178,8 @@ pub fn values_table(v: &Variant, r: &TuneReport) -> String {
         let se = se.map_or("fixed".into(), |e| format!("{:.2}", e / 100.0));
         let _ = writeln!(s, "{:<16} {:>6} {:>8.2} {:>8}", p.name, p.letter, val, se);
     }
-    for (k, name) in SIDE.iter().enumerate() {
+    for (k, term) in SIDE.iter().enumerate() {
+        let name = term.name;
         let j = r.weights.side_index(k);
         let se = r.errors[j].map_or("-".into(), |e| format!("{:.2}", e / 100.0));
         let _ =
