@@ -581,20 +581,23 @@ mod tests {
         assert_eq!(v.iter().find(|r| r.letter == "bb").unwrap().name, "Bishop pair");
     }
 
+    /// One and two pawns' odds of the playtest worked example, each split between the
+    /// colours: White's army without a pawn has 99 wins, 1 draw and 199 losses over both.
+    fn pawn_ladder() -> [SummaryRow; 4] {
+        [row("p:", 50, 1, 99), row("p: swapped", 100, 0, 49), row("pp:", 30, 1, 119), row("pp: swapped", 120, 0, 29)]
+    }
+
+    /// A knight's odds worth 3 pawns on `pawn_ladder`'s scale.
+    fn knight_odds() -> [SummaryRow; 2] {
+        [row("n:", 20, 1, 159), row("n: swapped", 160, 0, 19)]
+    }
+
     /// The playtest worked example through the run's rows: each imbalance's games split
     /// between the two colours; the knight comes out at 3 pawns.
     #[test]
     fn values_from_the_rows_of_a_run() {
         let b = load("rows", &balance_file("chess", &["p:".into(), "pp:".into(), "n:".into()], 2, &[100], 1));
-        // White's army without a pawn: 99 wins, 1 draw, 199 losses over both colours.
-        let rows = [
-            row("p:", 50, 1, 99),
-            row("p: swapped", 100, 0, 49),
-            row("pp:", 30, 1, 119),
-            row("pp: swapped", 120, 0, 29),
-            row("n:", 20, 1, 159),
-            row("n: swapped", 160, 0, 19),
-        ];
+        let rows = [pawn_ladder().as_slice(), &knight_odds()].concat();
         let v = values(&b, &rows, &[('n', 2.83)]).unwrap();
         let n = v.iter().find(|r| r.letter == "n").unwrap();
         assert_eq!((n.pawns.0, n.games, n.texel.map(|t| t.0)), (3.0, 359, Some(2.83)));
@@ -610,14 +613,7 @@ mod tests {
     fn decided_imbalances_are_named_and_left_out() {
         let specs = ["p:", "pp:", "n:", "n:ppp"].map(String::from);
         let b = load("decided", &balance_file("chess", &specs, 2, &[100], 1));
-        let ladder = [
-            row("p:", 50, 1, 99),
-            row("p: swapped", 100, 0, 49),
-            row("pp:", 30, 1, 119),
-            row("pp: swapped", 120, 0, 29),
-            row("n:", 2, 2, 146),
-            row("n: swapped", 146, 2, 2),
-        ];
+        let ladder = [pawn_ladder().as_slice(), &[row("n:", 2, 2, 146), row("n: swapped", 146, 2, 2)]].concat();
         let level = [row("n:ppp", 70, 10, 70), row("n:ppp swapped", 70, 10, 70)];
         let rows: Vec<SummaryRow> = ladder.iter().chain(&level).cloned().collect();
         let n = values(&b, &rows, &[]).unwrap().into_iter().find(|r| r.letter == "n").unwrap();
@@ -636,14 +632,7 @@ mod tests {
     #[test]
     fn the_next_round_plays_the_knight_against_three_pawns() {
         let b = load("design", &balance_file("chess", &["p:".into(), "pp:".into(), "n:".into()], 2, &[100], 1));
-        let rows = [
-            row("p:", 50, 1, 99),
-            row("p: swapped", 100, 0, 49),
-            row("pp:", 30, 1, 119),
-            row("pp: swapped", 120, 0, 29),
-            row("n:", 20, 1, 159),
-            row("n: swapped", 160, 0, 19),
-        ];
+        let rows = [pawn_ladder().as_slice(), &knight_odds()].concat();
         let targets = parse_targets(&b.base, "n:0.5").unwrap();
         assert!(!targets_met(&b, &rows, &targets).unwrap());
         assert!(targets_met(&b, &rows, &parse_targets(&b.base, "n:5").unwrap()).unwrap());
