@@ -52,3 +52,17 @@ fn bad_input_is_an_error_not_a_panic() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// configs/engines/shatranj-fsf.toml plays shatranj's game ends as Fairy-Stockfish does: after
+/// `a1a7` bares Black's king, Black still replies (its two king moves), so that depth 2 counts
+/// Fairy-Stockfish's 91 (`go perft 2`, docs/engines.md), where the built-in ends the game (89).
+#[test]
+fn shatranj_with_fairy_stockfish_game_ends_counts_its_perft() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/engines/shatranj-fsf.toml");
+    let fen = "4k3/q7/8/8/8/8/8/R3K3 w - - 0 1";
+    for (variant, nodes) in [(file, "91"), ("shatranj", "89")] {
+        let (ok, out, err) = hoplite(&["perft", "--variant", variant, "--fen", fen, "--depth", "2"]);
+        assert!(ok, "{err}");
+        assert_eq!(out.lines().last(), Some(format!("Nodes searched: {nodes}").as_str()), "{variant}");
+    }
+}
