@@ -25,7 +25,25 @@ pub struct Observation {
     pub losses: u64,
 }
 
+/// How near 0 or 1 a score may be and still measure material: beyond it the games were decided
+/// by the imbalance, and the score says which side is ahead, not by how much. Such scores have
+/// too few minority results for the logit's normal approximation, and the additive logit was
+/// seen to miss them by 1.5 to 3 standard errors where near-equal exchanges fit (chess, 4,000
+/// nodes: docs/values.md).
+pub const DECIDED: f64 = 0.1;
+
+/// Whether a score is beyond `DECIDED` of 0 or 1.
+pub fn is_decided(score: f64) -> bool {
+    !(DECIDED..=1.0 - DECIDED).contains(&score)
+}
+
 impl Observation {
+    /// Whether its games were decided by the imbalance (`DECIDED`).
+    pub fn decided(&self) -> bool {
+        let n = (self.wins + self.draws + self.losses) as f64;
+        n > 0.0 && is_decided((self.wins as f64 + self.draws as f64 / 2.0) / n)
+    }
+
     /// The score with half a point added to each side (so that a clean sweep has a finite
     /// logit), the logit and its variance (delta method, from one game's score variance).
     fn logit(&self) -> Option<(f64, f64)> {
@@ -39,22 +57,6 @@ impl Observation {
         let game_var = ((self.wins as f64 + self.draws as f64 / 4.0) / n - raw * raw).max(0.25 / n);
         let var = game_var / n / (s * (1.0 - s)).powi(2);
         Some(((s / (1.0 - s)).ln(), var))
-    }
-}
-
-/// How near 0 or 1 a score may be and still measure material: beyond it the games were decided
-/// by the imbalance, and the score says which side is ahead, not by how much. Such scores have
-/// too few minority results for the logit's normal approximation, and the additive logit was
-/// seen to miss them by 1.5 to 3 standard errors where near-equal exchanges fit (chess, 4,000
-/// nodes: docs/values.md).
-pub const DECIDED: f64 = 0.1;
-
-impl Observation {
-    /// Whether its games were decided by the imbalance (`DECIDED`).
-    pub fn decided(&self) -> bool {
-        let n = (self.wins + self.draws + self.losses) as f64;
-        let s = (self.wins as f64 + self.draws as f64 / 2.0) / n;
-        n > 0.0 && !(DECIDED..=1.0 - DECIDED).contains(&s)
     }
 }
 

@@ -4,7 +4,7 @@
 
 use crate::plans::balance::{Balance, BalanceFile, ConfigEntry, OneOrMore};
 use crate::plans::imbalance::Imbalance;
-use crate::stats::playtest::{fit_undecided, game_variance_at, Fit, More, Observation, DECIDED};
+use crate::stats::playtest::{fit_undecided, game_variance_at, is_decided, Fit, More, Observation};
 use hoplite_core::{Colour, PieceType, Variant};
 use hoplite_formats::{Decimal, SummaryRow, ValueRow};
 
@@ -447,7 +447,7 @@ pub fn next_round(
             let covered =
                 variant.piece_types().all(|ty| i.balance_of(ty) == 0.0 || f.unknowns.contains(&Unknown::Piece(ty)));
             let score = f.fit.score_of(&coef);
-            if covered && (DECIDED..=1.0 - DECIDED).contains(&score) {
+            if covered && !is_decided(score) {
                 let v = game_variance_at(score, draws);
                 candidates.push((spec, coef, v));
             }
