@@ -1,7 +1,7 @@
 //! Legal move generation. With one royal piece and nothing that makes checks non-local (a
 //! hopper's screen, a lame capturer, pseudo-royal pieces, kings that may not face each other):
-//! pins and checks from rays through the king, so that only king moves, e.p. and castling are
-//! tested one by one. Otherwise every move is tested against the rules of check. Then the
+//! pins, and under check the squares that meet it, from rays through the king, so that only
+//! king moves, e.p. and castling are tested one by one. Otherwise every move is tested against the rules of check. Then the
 //! rules that look at all the moves: a capture is compulsory, a check is forbidden.
 
 use crate::bitboard::Bitboard;
@@ -16,8 +16,17 @@ use std::ops::ControlFlow;
 // Built once per node on the stack; boxing the pin list would allocate in the hot path.
 #[allow(clippy::large_enum_variant)]
 enum Legality {
-    /// The only royal is not attacked; `pins` holds (pinned square, squares it may go to).
-    Fast { king: Square, pinned: Bitboard, pins: [(Square, Bitboard); 16], npins: usize },
+    /// Only the king's moves are tested: `pins` holds (pinned square, squares it may go to),
+    /// and the other pieces may go only to `evasions` (see `Position::evasions`), all squares
+    /// when the king is not `checked`.
+    Fast {
+        king: Square,
+        pinned: Bitboard,
+        pins: [(Square, Bitboard); 16],
+        npins: usize,
+        evasions: Bitboard,
+        checked: bool,
+    },
     /// Every move is tested.
     Test,
 }
@@ -435,10 +444,10 @@ impl Position {
         let legality = if local {
             // With one royal piece and no pseudo-royal ones, check is an attack on it.
             let king = royals.lsb();
-            if in_check.unwrap_or_else(|| self.attacked_by(king, them, occ, self.by_colour[them])) {
-                Legality::Test
-            } else {
-                self.pins(king)
+            let checked = in_check.unwrap_or_else(|| self.attacked_by(king, them, occ, self.by_colour[them]));
+            match checked {
+                false => self.pins(king, !Bitboard::EMPTY, false),
+                true => self.evasions(king).map_or(Legality::Test, |evasions| self.pins(king, evasions, true)),
             }
         } else {
             Legality::Test
@@ -529,8 +538,37 @@ impl Position {
         v.opening_mode == crate::variant::OpeningMode::Forced && !out.is_empty()
     }
 
-    /// Pieces pinned to the king by enemy riders, and the lines they may move along.
-    fn pins(&self, king: Square) -> Legality {
+    /// Where a piece other than the checked king, the side's only royal piece, may go to
+    /// meet the check: the checker's square and the squares between it and the king on the
+    /// line it attacks along; only the checker's square when nothing on the board could stop
+    /// its attack (a leap); none under a double check. None where the attack runs along a
+    /// path the shared rider lines do not hold (a rider confined to its initial squares):
+    /// then every move is tested.
+    fn evasions(&self, king: Square) -> Option<Bitboard> {
+        let v = &*self.variant;
+        let them = !self.side;
+        let occ = self.occupied();
+        let checkers = self.attackers_to(king, them, occ);
+        if checkers.more_than_one() {
+            return Some(Bitboard::EMPTY);
+        }
+        let checker = checkers.into_iter().next()?;
+        let only = Bitboard::square(checker);
+        if self.attacked_by(king, them, v.geometry.all(), only) {
+            return Some(only);
+        }
+        let ty = code_type(self.board[checker]);
+        let lines = v.attackers[them]
+            .riders
+            .iter()
+            .filter(|r| r.types.contains(ty) && v.rays.first_blocker(r.dir, king, occ) == Some(checker))
+            .fold(Bitboard::EMPTY, |a, r| a | (v.rays.ray(r.dir, king) ^ v.rays.ray(r.dir, checker)));
+        (lines.non_empty() && !self.attacked_by(king, them, occ | lines, only)).then_some(lines)
+    }
+
+    /// Pieces pinned to the king by enemy riders, and the lines they may move along; the other
+    /// pieces' moves confined to `evasions`.
+    fn pins(&self, king: Square, evasions: Bitboard, checked: bool) -> Legality {
         let v = &*self.variant;
         let us = self.side;
         let them = !us;
@@ -567,7 +605,7 @@ impl Position {
                 }
             }
         }
-        Legality::Fast { king, pinned, pins, npins }
+        Legality::Fast { king, pinned, pins, npins, evasions, checked }
     }
 
     fn generate(&self, out: &mut Vec<Move>, legality: &Legality, captures_only: bool) {
@@ -618,7 +656,7 @@ impl Position {
                 ep &= self.ep & empty & region & v.rules.en_passant_region[us];
                 let test = match legality {
                     Legality::Test => true,
-                    Legality::Fast { king, pinned, pins, npins } => {
+                    Legality::Fast { king, pinned, pins, npins, evasions, checked } => {
                         if from == *king {
                             let occ_without = occ ^ Bitboard::square(from);
                             for to in targets {
@@ -627,15 +665,15 @@ impl Position {
                                 }
                             }
                             false
-                        } else if pinned.has(from) {
-                            // Promoting to a second royal piece can leave the pin line legally.
-                            if v.royal_promoters.contains(t) {
-                                true
-                            } else {
-                                targets &= pins[..*npins].iter().find(|p| p.0 == from).unwrap().1;
-                                false
-                            }
+                        } else if v.royal_promoters.contains(t) && (*checked || pinned.has(from)) {
+                            // Promoting to a second royal piece can leave a pin line, or meet a
+                            // check, legally.
+                            true
                         } else {
+                            targets &= *evasions;
+                            if pinned.has(from) {
+                                targets &= pins[..*npins].iter().find(|p| p.0 == from).unwrap().1;
+                            }
                             false
                         }
                     }
