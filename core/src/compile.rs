@@ -150,6 +150,8 @@ impl Variant {
             lame_capture: Colour::BOTH
                 .map(|c| tables.moves[c].iter().chain(&tables.initial_moves[c]).any(|m| m.has_lame_capture())),
             hoppers: Colour::BOTH.map(|c| !tables.attackers[c].hoppers.is_empty()),
+            square_rides: Colour::BOTH
+                .map(|c| tables.attackers[c].leapers.iter().any(|l| !l.captures.riders.is_empty())),
             plain_attacks: Colour::BOTH.map(|c| {
                 let a = &tables.attackers[c];
                 pieces.iter().all(|p| p.region == [geo.all(); 2])

@@ -1,8 +1,9 @@
 //! Legal move generation. With one royal piece and nothing that makes checks non-local (a
-//! hopper's screen, a lame capturer, pseudo-royal pieces, kings that may not face each other):
-//! pins, and under check the squares that meet it, from rays through the king, so that only
-//! king moves, e.p. and castling are tested one by one. Otherwise every move is tested against the rules of check. Then the
-//! rules that look at all the moves: a capture is compulsory, a check is forbidden.
+//! hopper's screen, a lame capturer, a ride from some squares only, pseudo-royal pieces, kings
+//! that may not face each other): pins, and under check the squares that meet it, from rays
+//! through the king, so that only king moves, e.p. and castling are tested one by one.
+//! Otherwise every move is tested against the rules of check. Then the rules that look at all
+//! the moves: a capture is compulsory, a check is forbidden.
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
@@ -439,6 +440,7 @@ impl Position {
         let local = royals.count() == 1
             && !v.lame_capture[them]
             && !v.hoppers[them]
+            && !v.square_rides[them]
             && v.rules.pseudo_royal.is_none()
             && !v.rules.flying_general;
         let legality = if local {
@@ -447,7 +449,7 @@ impl Position {
             let checked = in_check.unwrap_or_else(|| self.attacked_by(king, them, occ, self.by_colour[them]));
             match checked {
                 false => self.pins(king, !Bitboard::EMPTY, false),
-                true => self.evasions(king).map_or(Legality::Test, |evasions| self.pins(king, evasions, true)),
+                true => self.pins(king, self.evasions(king), true),
             }
         } else {
             Legality::Test
@@ -540,30 +542,28 @@ impl Position {
 
     /// Where a piece other than the checked king, the side's only royal piece, may go to
     /// meet the check: the checker's square and the squares between it and the king on the
-    /// line it attacks along; only the checker's square when nothing on the board could stop
-    /// its attack (a leap); none under a double check. None where the attack runs along a
-    /// path the shared rider lines do not hold (a rider confined to its initial squares):
-    /// then every move is tested.
-    fn evasions(&self, king: Square) -> Option<Bitboard> {
+    /// line it attacks along; only the checker's square when a block would not stop its
+    /// attack (a leap, or a leap beside the ride); none under a double check.
+    fn evasions(&self, king: Square) -> Bitboard {
         let v = &*self.variant;
         let them = !self.side;
         let occ = self.occupied();
         let checkers = self.attackers_to(king, them, occ);
+        let Some(checker) = checkers.into_iter().next() else { return !Bitboard::EMPTY };
         if checkers.more_than_one() {
-            return Some(Bitboard::EMPTY);
+            return Bitboard::EMPTY;
         }
-        let checker = checkers.into_iter().next()?;
         let only = Bitboard::square(checker);
-        if self.attacked_by(king, them, v.geometry.all(), only) {
-            return Some(only);
-        }
         let ty = code_type(self.board[checker]);
         let lines = v.attackers[them]
             .riders
             .iter()
             .filter(|r| r.types.contains(ty) && v.rays.first_blocker(r.dir, king, occ) == Some(checker))
-            .fold(Bitboard::EMPTY, |a, r| a | (v.rays.ray(r.dir, king) ^ v.rays.ray(r.dir, checker)));
-        (lines.non_empty() && !self.attacked_by(king, them, occ | lines, only)).then_some(lines)
+            .fold(only, |a, r| a | (v.rays.ray(r.dir, king) ^ v.rays.ray(r.dir, checker)));
+        match self.attacked_by(king, them, occ | lines, only) {
+            true => only,
+            false => lines,
+        }
     }
 
     /// Pieces pinned to the king by enemy riders, and the lines they may move along; the other
@@ -586,9 +586,14 @@ impl Position {
             let Some(b2) = v.rays.first_blocker(r.dir, b1, occ) else {
                 continue;
             };
-            if self.by_colour[them].has(b2)
-                && r.types.contains(code_type(self.board[b2]))
+            if !self.by_colour[them].has(b2) {
+                continue;
+            }
+            let pinner = code_type(self.board[b2]);
+            // A piece confined to a region pins only where it could take the king.
+            if r.types.contains(pinner)
                 && r.reach.as_ref().is_none_or(|reach| reach[king].has(b2))
+                && (!v.confined || v.can_enter[them][king].contains(pinner))
             {
                 let line = v.rays.ray(r.dir, king) ^ v.rays.ray(r.dir, b2);
                 if pinned.has(b1) {

@@ -334,6 +334,10 @@ pub struct Variant {
     /// Types whose lame multi-steps leave en-passant targets (those that capture e.p.).
     pub ep_types: TypeSet,
     pub lame_capture: [bool; 2],
+    /// Whether side `c` has captures that ride only from some squares (initial moves,
+    /// `moves_from`): lines of attack that the shared rider lines, which the pins and the
+    /// check evasions follow, do not hold.
+    pub square_rides: [bool; 2],
     /// Types that may promote to a royal type (pins do not bind them).
     pub royal_promoters: TypeSet,
     pub zobrist: Zobrist,

@@ -388,3 +388,31 @@ fn reference_perft_matches_the_suites() {
     eprintln!("reference perft: {checked} (position, depth) pairs agree with data/perft");
     assert!(checked >= 20);
 }
+
+/// A knight that also rides as a rook from its initial squares checks along a line the
+/// shared rider lines do not hold: the check is met by a block on that line too, which the
+/// generator must find by testing each move rather than confine the evasions to a capture.
+#[test]
+fn checks_by_initial_rides_are_blocked() {
+    let toml = "name = \"initial-rides\"\nextends = \"chess\"\n[[pieces]]\nletter = \"n\"\nbetza = \"NiR\"\n";
+    let v = Arc::new(Variant::from_toml("initial-rides", toml).unwrap());
+    // The b1 knight checks the king on b5 up the file; the rook may block on b3.
+    let fen = "8/8/8/1k6/8/7r/8/1N2K3 b - - 0 1";
+    let pos = Position::from_fen(&v, fen).unwrap();
+    assert!(pos.in_check());
+    assert!(uci_set(&pos, &fast_moves(&pos)).contains("h3b3"));
+    check("initial rides", &v, &[fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"], 2000, 31, 0.5);
+}
+
+/// A rider confined to a region attacks no square outside it: it pins nothing to a king it
+/// could not take. (The reference generator has no regions: the moves are listed here.)
+#[test]
+fn confined_riders_pin_only_kings_they_could_take() {
+    let toml = "name = \"confined-rooks\"\nextends = \"chess\"\n[[pieces]]\nletter = \"r\"\nregion = \"*1 *2 *3 *4\"\n";
+    let v = Arc::new(Variant::from_toml("confined-rooks", toml).unwrap());
+    // Black's rooks keep to ranks 5 to 8: the e8 rook does not pin the e4 knight to e1, nor
+    // attack the king's squares.
+    let pos = Position::from_fen(&v, "k3r3/8/8/8/4N3/8/8/4K3 w - - 0 1").unwrap();
+    let expected = "e1d1 e1d2 e1e2 e1f1 e1f2 e4c3 e4c5 e4d2 e4d6 e4f2 e4f6 e4g3 e4g5";
+    assert_eq!(uci_set(&pos, &fast_moves(&pos)), expected.split(' ').map(String::from).collect());
+}
