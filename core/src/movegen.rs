@@ -1,9 +1,10 @@
 //! Legal move generation. With one royal piece and nothing that makes checks non-local (a
 //! hopper's screen, a lame capturer, a ride from some squares only, pseudo-royal pieces, kings
 //! that may not face each other): pins, and under check the squares that meet it, from rays
-//! through the king, so that only king moves, e.p. and castling are tested one by one.
-//! Otherwise every move is tested against the rules of check. Then the rules that look at all
-//! the moves: a capture is compulsory, a check is forbidden.
+//! through the king, so that only king moves, e.p. and castling are tested one by one; with
+//! several royal pieces not all attacked, only their moves and those of pieces pinned to each
+//! unattacked one. Otherwise every move is tested against the rules of check. Then the rules
+//! that look at all the moves: a capture is compulsory, a check is forbidden.
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
@@ -17,19 +18,29 @@ use std::ops::ControlFlow;
 // Built once per node on the stack; boxing the pin list would allocate in the hot path.
 #[allow(clippy::large_enum_variant)]
 enum Legality {
-    /// Only the king's moves are tested: `pins` holds (pinned square, squares it may go to),
-    /// and the other pieces may go only to `evasions` (see `Position::evasions`), all squares
-    /// when the king is not `checked`.
-    Fast {
-        king: Square,
-        pinned: Bitboard,
-        pins: [(Square, Bitboard); 16],
-        npins: usize,
-        evasions: Bitboard,
-        checked: bool,
-    },
+    /// One royal piece, on `king`: only its moves are tested; a pinned piece keeps to its
+    /// line, and the other pieces may go only to `evasions` (see `Position::evasions`), all
+    /// squares when the king is not `checked`.
+    Fast { king: Square, pins: Pins, evasions: Bitboard, checked: bool },
+    /// Several royal pieces, not all attacked: a piece not pinned to one of the unattacked
+    /// ones cannot expose it, so only the moves of the royal pieces and of the pieces
+    /// `pinned` to every unattacked one are tested.
+    Royals { royals: Bitboard, pinned: Bitboard },
     /// Every move is tested.
     Test,
+}
+
+/// The pieces pinned to a royal piece by enemy riders, each with the line it may move along.
+struct Pins {
+    pinned: Bitboard,
+    lines: [(Square, Bitboard); 16],
+    n: usize,
+}
+
+impl Pins {
+    fn line(&self, sq: Square) -> Bitboard {
+        self.lines[..self.n].iter().find(|p| p.0 == sq).map_or(!Bitboard::EMPTY, |p| p.1)
+    }
 }
 
 /// The attackers an attack walk looks for.
@@ -437,22 +448,21 @@ impl Position {
         let them = !us;
         let royals = self.royals(us);
         let occ = self.occupied();
-        let local = royals.count() == 1
-            && !v.lame_capture[them]
+        let local = !v.lame_capture[them]
             && !v.hoppers[them]
             && !v.square_rides[them]
             && v.rules.pseudo_royal.is_none()
             && !v.rules.flying_general;
-        let legality = if local {
+        let legality = match royals.count() {
             // With one royal piece and no pseudo-royal ones, check is an attack on it.
-            let king = royals.lsb();
-            let checked = in_check.unwrap_or_else(|| self.attacked_by(king, them, occ, self.by_colour[them]));
-            match checked {
-                false => self.pins(king, !Bitboard::EMPTY, false),
-                true => self.pins(king, self.evasions(king), true),
+            1 if local => {
+                let king = royals.lsb();
+                let checked = in_check.unwrap_or_else(|| self.attacked_by(king, them, occ, self.by_colour[them]));
+                let evasions = if checked { self.evasions(king) } else { !Bitboard::EMPTY };
+                self.pins(king).map_or(Legality::Test, |pins| Legality::Fast { king, pins, evasions, checked })
             }
-        } else {
-            Legality::Test
+            2.. if local && in_check != Some(true) => self.pinned_to_the_unattacked(royals),
+            _ => Legality::Test,
         };
         self.generate(out, &legality, captures_only);
         if v.rules.no_check {
@@ -566,9 +576,22 @@ impl Position {
         }
     }
 
-    /// Pieces pinned to the king by enemy riders, and the lines they may move along; the other
-    /// pieces' moves confined to `evasions`.
-    fn pins(&self, king: Square, evasions: Bitboard, checked: bool) -> Legality {
+    /// With several royal pieces, the pieces pinned to every one of them that is not attacked;
+    /// every move is tested when all are (check).
+    fn pinned_to_the_unattacked(&self, royals: Bitboard) -> Legality {
+        let them = !self.side;
+        let occ = self.occupied();
+        let mut pinned = None;
+        for r in royals.into_iter().filter(|&r| !self.attacked_by(r, them, occ, self.by_colour[them])) {
+            let Some(pins) = self.pins(r) else { return Legality::Test };
+            pinned = Some(pinned.unwrap_or(!Bitboard::EMPTY) & pins.pinned);
+        }
+        pinned.map_or(Legality::Test, |pinned| Legality::Royals { royals, pinned })
+    }
+
+    /// Our pieces pinned to the royal piece on `king` by enemy riders, and the lines they may
+    /// move along; None when there are more than it holds.
+    fn pins(&self, king: Square) -> Option<Pins> {
         let v = &*self.variant;
         let us = self.side;
         let them = !us;
@@ -606,11 +629,11 @@ impl Position {
                     pins[npins] = (b1, line);
                     npins += 1;
                 } else {
-                    return Legality::Test;
+                    return None;
                 }
             }
         }
-        Legality::Fast { king, pinned, pins, npins, evasions, checked }
+        Some(Pins { pinned, lines: pins, n: npins })
     }
 
     fn generate(&self, out: &mut Vec<Move>, legality: &Legality, captures_only: bool) {
@@ -661,7 +684,8 @@ impl Position {
                 ep &= self.ep & empty & region & v.rules.en_passant_region[us];
                 let test = match legality {
                     Legality::Test => true,
-                    Legality::Fast { king, pinned, pins, npins, evasions, checked } => {
+                    Legality::Royals { royals, pinned } => royals.has(from) || pinned.has(from),
+                    Legality::Fast { king, pins, evasions, checked } => {
                         if from == *king {
                             let occ_without = occ ^ Bitboard::square(from);
                             for to in targets {
@@ -670,14 +694,14 @@ impl Position {
                                 }
                             }
                             false
-                        } else if v.royal_promoters.contains(t) && (*checked || pinned.has(from)) {
+                        } else if v.royal_promoters.contains(t) && (*checked || pins.pinned.has(from)) {
                             // Promoting to a second royal piece can leave a pin line, or meet a
                             // check, legally.
                             true
                         } else {
                             targets &= *evasions;
-                            if pinned.has(from) {
-                                targets &= pins[..*npins].iter().find(|p| p.0 == from).unwrap().1;
+                            if pins.pinned.has(from) {
+                                targets &= pins.line(from);
                             }
                             false
                         }
