@@ -416,3 +416,17 @@ fn confined_riders_pin_only_kings_they_could_take() {
     let expected = "e1d1 e1d2 e1e2 e1f1 e1f2 e4c3 e4c5 e4d2 e4d6 e4f2 e4f6 e4g3 e4g5";
     assert_eq!(uci_set(&pos, &fast_moves(&pos)), expected.split(' ').map(String::from).collect());
 }
+
+/// A rook that also leaps two squares (`RD`) checks from two squares away by the ride and by
+/// the leap at once: a block between does not meet the check, only a capture or a king move.
+#[test]
+fn a_block_does_not_meet_a_check_the_checker_also_leaps() {
+    let toml = "name = \"leaping-rooks\"\nextends = \"chess\"\n[[pieces]]\nletter = \"r\"\nbetza = \"RD\"\n";
+    let v = Arc::new(Variant::from_toml("leaping-rooks", toml).unwrap());
+    // The e3 rook checks the e1 king; the knight may not block on e2, the bishop may take.
+    let fen = "4k3/8/8/8/8/4r3/8/2N1K1B1 w - - 0 1";
+    let pos = Position::from_fen(&v, fen).unwrap();
+    let moves = uci_set(&pos, &fast_moves(&pos));
+    assert!(pos.in_check() && moves.contains("g1e3") && !moves.contains("c1e2"), "{moves:?}");
+    check("leaping rooks", &v, &[fen, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"], 2000, 33, 0.5);
+}
