@@ -536,6 +536,20 @@ impl Search {
         }
     }
 
+    /// Moves the captures and promotions of `moves` (and their scores) to its front, in their
+    /// order; returns how many there are.
+    fn keep_noisy(pos: &Position, moves: &mut [Move], scores: &mut [i32]) -> usize {
+        let mut kept = 0;
+        for j in 0..moves.len() {
+            if !pos.is_quiet(moves[j]) {
+                moves.swap(kept, j);
+                scores.swap(kept, j);
+                kept += 1;
+            }
+        }
+        kept
+    }
+
     fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
         let mut best = i;
         for j in i + 1..moves.len() {
@@ -644,8 +658,13 @@ impl Search {
         let mut best_move = Move::NONE;
         let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
         let mut nquiets = 0;
+        // The moves still to look at are those before `end`.
+        let mut end = moves.len();
         for i in 0..moves.len() {
-            let m = Self::pick(&mut moves, &mut scores, i);
+            if i >= end {
+                break;
+            }
+            let m = Self::pick(&mut moves[..end], &mut scores[..end], i);
             if ply == 0 && self.excluded.contains(&m) {
                 continue;
             }
@@ -655,11 +674,11 @@ impl Search {
                 let p = &self.params;
                 if quiet {
                     let late = p.lmp_base + depth * depth / (2 - i32::from(improving));
-                    if depth <= p.lmp_depth && nquiets as i32 >= late {
-                        continue;
-                    }
                     let futile = eval + p.futility_base + p.futility_margin * depth <= alpha;
-                    if depth <= p.lmp_depth && futile && scores[i] < KILLER {
+                    if depth <= p.lmp_depth && (nquiets as i32 >= late || futile && scores[i] < KILLER) {
+                        // Every quiet move after this one would be pruned too (the count only
+                        // grows, alpha only rises, the scores fall): they are dropped unseen.
+                        end = i + 1 + Self::keep_noisy(pos, &mut moves[i + 1..end], &mut scores[i + 1..end]);
                         continue;
                     }
                     if depth <= p.lmp_depth && self.see(pos, m) < -p.see_quiet_margin * depth {
@@ -899,9 +918,10 @@ impl Search {
             let m = Self::pick(&mut moves, &mut scores, i);
             if !in_check {
                 // A capture that loses material, or that cannot lift the score to alpha even
-                // if it wins its victim clean (delta pruning), is not tried.
+                // if it wins its victim clean (delta pruning), is not tried; those that lose
+                // material come last.
                 if scores[i] < 0 {
-                    continue;
+                    break;
                 }
                 let victim = if pos.is_capture(m) { self.value_at(pos, m.to()) } else { 0 };
                 let promo = m.promoted().map_or(0, |t| self.values[t]);
