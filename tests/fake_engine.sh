@@ -1,8 +1,8 @@
 #!/bin/bash
 # A scripted engine for tests/engines.rs: speaks `uci` or `xboard` ($1) and fails at its
 # first move in the way $2 says: crash (exits), illegal (a move no piece can make), silent
-# (never answers), slow (answers after 1.5 s), resign (xboard's `resign`), or good (plays e2e4
-# as White, g8f6 as Black).
+# (never answers), slow (answers after 1.5 s), resign (xboard's `resign`), nomove (UCI's
+# `bestmove (none)`: no move by its rules) or good (plays e2e4 as White, g8f6 as Black).
 proto=$1
 mode=$2
 moves=0
@@ -25,6 +25,7 @@ while read -r line; do
                 illegal) answer a1a5 ;;
                 slow) sleep 1.5; answer e2e4 ;;
                 resign) echo resign ;;
+                nomove) echo "info depth 0 score mate 0"; echo "bestmove (none)" ;;
                 good) if [ "$moves" -eq 0 ]; then answer e2e4; else answer g8f6; fi ;;
             esac ;;
         quit) exit 0 ;;

@@ -47,4 +47,17 @@ fn positions_are_labelled_by_a_players_scores_and_tuned_on() {
     ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && err.contains("bad.csv:2: fen"), "{err}");
+
+    // A player with no move in a position (by its own rules the game is over there, as
+    // Fairy-Stockfish's Great Shatranj holds a bared king) leaves the row's result as it was.
+    let fake = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engine.sh");
+    let engines = d.join("engines.toml");
+    let entry = format!("[nomove]\nprotocol = \"uci\"\ncommand = {:?}\nargs = [\"uci\", \"nomove\"]\n", s(&fake));
+    std::fs::write(&engines, entry).unwrap();
+    let kept = d.join("kept.csv");
+    let args = ["label", "--variant", "chess", "--positions", &s(&positions), "--player", "nomove"];
+    let o = ok(&args.into_iter().chain(["--engines", &s(&engines), "--out", &s(&kept)]).collect::<Vec<_>>());
+    let o = String::from_utf8_lossy(&o.stdout);
+    assert!(o.contains(&format!("{} of them keep their game's result", before.len())), "{o}");
+    assert_eq!(csvfile::read::<PositionRow>(&kept).unwrap(), before);
 }

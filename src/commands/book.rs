@@ -155,7 +155,7 @@ pub fn run(a: BookArgs) -> CmdResult {
         let white: Vec<f64> = scores
             .iter()
             .zip(&positions)
-            .filter_map(|(s, p)| s.map(|s| (p.side_to_move().sign() * s) as f64))
+            .filter_map(|(s, p)| s.score().map(|s| (p.side_to_move().sign() * s) as f64))
             .collect();
         let n = white.len().max(1) as f64;
         let mean = white.iter().sum::<f64>() / n;
@@ -166,7 +166,7 @@ pub fn run(a: BookArgs) -> CmdResult {
             100.0 * level
         );
         for (b, s) in book.iter_mut().zip(scores) {
-            b.score = s;
+            b.score = s.score();
         }
     }
     let out = a.out.unwrap_or_else(|| PathBuf::from(format!("books/{}-{plies}.epd", variant.name)));

@@ -55,7 +55,7 @@ pub fn run(a: LabelArgs) -> CmdResult {
     let file = std::fs::File::create(&a.out).map_err(|e| FormatError::io(&a.out, "write", e))?;
     let mut out = Appender::<_, PositionRow>::new(std::io::BufWriter::new(file), &a.out);
     out.header()?;
-    let mut done = 0u64;
+    let (mut done, mut kept) = (0u64, 0usize);
     for path in &a.positions {
         let mut rows = Rows::<PositionRow>::open(path)?;
         rows.require(header::<PositionRow>())?;
@@ -72,9 +72,11 @@ pub fn run(a: LabelArgs) -> CmdResult {
             if batch.is_empty() {
                 break;
             }
-            for row in label(&variant, &player, &batch, &positions, a.blend, threads)? {
+            let (labelled, no_move) = label(&variant, &player, &batch, &positions, a.blend, threads)?;
+            for row in labelled {
                 out.push(&row)?;
             }
+            kept += no_move;
             done += batch.len() as u64;
             eprint!("\r{done} positions labelled");
         }
@@ -82,5 +84,8 @@ pub fn run(a: LabelArgs) -> CmdResult {
     out.flush()?;
     eprintln!();
     outln!("{done} positions labelled by {} in {}", a.player, a.out.display());
+    if kept > 0 {
+        outln!("{kept} of them keep their game's result: {} has no move there by its rules", a.player);
+    }
     Ok(ExitCode::SUCCESS)
 }

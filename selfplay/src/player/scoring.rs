@@ -4,7 +4,7 @@
 //! player's evaluation as the tuner's target).
 
 use super::{PlayerSpec, Turn};
-use crate::error::RunError;
+use crate::error::{PlayerError, RunError};
 use crate::stats::score_of_elo;
 use hoplite_core::{Move, Position, Variant};
 use hoplite_formats::{PositionRow, WhiteScore};
@@ -20,17 +20,35 @@ pub struct Job<'a> {
     pub position: &'a Position,
 }
 
-/// The player's score of each position (side to move's view, centipawns), `None` where it
-/// gave none.
+/// A player's answer to a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// It played a move, with its score (side to move's view, centipawns) if it gave one.
+    Scored(Option<i32>),
+    /// It has no move there: an outside engine whose rules end the game where hoplite's go on
+    /// (Fairy-Stockfish's bared king in Great Shatranj).
+    NoMove,
+}
+
+impl Answer {
+    pub fn score(self) -> Option<i32> {
+        match self {
+            Answer::Scored(s) => s,
+            Answer::NoMove => None,
+        }
+    }
+}
+
+/// The player's answer to each position.
 pub fn score_all(
     variant: &Arc<Variant>,
     player: &PlayerSpec,
     jobs: &[Job],
     threads: usize,
-) -> Result<Vec<Option<i32>>, RunError> {
+) -> Result<Vec<Answer>, RunError> {
     let next = AtomicUsize::new(0);
     let fail = |error| RunError::Player { name: player.name().to_string(), error };
-    type Scored = Result<Vec<(usize, Option<i32>)>, RunError>;
+    type Scored = Result<Vec<(usize, Answer)>, RunError>;
     let results: Vec<Scored> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads.max(1))
             .map(|_| {
@@ -49,7 +67,12 @@ pub fn score_all(
                             clock: None,
                             rng: &mut rng,
                         };
-                        out.push((k, p.play(turn).map_err(fail)?.score));
+                        let answer = match p.play(turn) {
+                            Ok(reply) => Answer::Scored(reply.score),
+                            Err(PlayerError::NoMove) => Answer::NoMove,
+                            Err(e) => return Err(fail(e)),
+                        };
+                        out.push((k, answer));
                     }
                     Ok(out)
                 })
@@ -57,7 +80,7 @@ pub fn score_all(
             .collect();
         workers.into_iter().map(|w| w.join().expect("a scoring worker panicked")).collect()
     });
-    let mut scores = vec![None; jobs.len()];
+    let mut scores = vec![Answer::Scored(None); jobs.len()];
     for r in results {
         for (k, s) in r? {
             scores[k] = s;
@@ -69,7 +92,8 @@ pub fn score_all(
 /// The rows with their results replaced by labels: `blend` times the player's win
 /// probability (its score of the row's position from White's view, in centipawns, read as an
 /// Elo difference: 400 multiply the odds by ten) plus `1 - blend` times the row's own
-/// result. `positions[i]` is the position of `rows[i]`.
+/// result. `positions[i]` is the position of `rows[i]`. A row whose position the player has
+/// no move in (its rules end the game there) keeps its result; the second value counts them.
 pub fn label(
     variant: &Arc<Variant>,
     player: &PlayerSpec,
@@ -77,20 +101,27 @@ pub fn label(
     positions: &[Position],
     blend: f64,
     threads: usize,
-) -> Result<Vec<PositionRow>, RunError> {
+) -> Result<(Vec<PositionRow>, usize), RunError> {
     let jobs: Vec<Job> = positions.iter().map(|p| Job { start: p, moves: &[], position: p }).collect();
-    let scores = score_all(variant, player, &jobs, threads)?;
-    rows.iter()
+    let answers = score_all(variant, player, &jobs, threads)?;
+    let kept = answers.iter().filter(|&&a| a == Answer::NoMove).count();
+    let labelled = rows
+        .iter()
         .zip(positions)
-        .zip(scores)
-        .map(|((row, pos), score)| {
-            let score =
-                score.ok_or_else(|| RunError::NoScore { name: player.name().to_string(), fen: row.fen.clone() })?;
+        .zip(answers)
+        .map(|((row, pos), answer)| {
+            let score = match answer {
+                Answer::NoMove => return Ok(row.clone()),
+                Answer::Scored(s) => {
+                    s.ok_or_else(|| RunError::NoScore { name: player.name().to_string(), fen: row.fen.clone() })?
+                }
+            };
             let white = pos.side_to_move().sign() * score;
             let label = blend * score_of_elo(white as f64) + (1.0 - blend) * row.result.get();
             Ok(PositionRow { result: WhiteScore::new(label.clamp(0.0, 1.0)).expect("within 0 to 1"), ..row.clone() })
         })
-        .collect()
+        .collect::<Result<_, RunError>>()?;
+    Ok((labelled, kept))
 }
 
 #[cfg(test)]
@@ -113,14 +144,15 @@ mod tests {
             ["4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1", "4k3/8/8/8/8/8/3Q4/4K3 b - - 0 1", "4k3/3q4/8/8/8/8/8/4K3 w - - 0 1"];
         let rows: Vec<PositionRow> = fens.iter().map(|f| row(f, 0.5)).collect();
         let positions: Vec<Position> = fens.iter().map(|f| Position::from_fen(&v, f).unwrap()).collect();
-        let labels = label(&v, &hoplite, &rows, &positions, 1.0, 2).unwrap();
+        let (labels, kept) = label(&v, &hoplite, &rows, &positions, 1.0, 2).unwrap();
+        assert_eq!(kept, 0);
         let p: Vec<f64> = labels.iter().map(|r| r.result.get()).collect();
         assert!(p[0] > 0.95 && p[1] > 0.95 && p[2] < 0.05, "{p:?}");
         // Half the label from the game's result (a draw here): halfway to 0.5.
-        let half = label(&v, &hoplite, &rows, &positions, 0.5, 1).unwrap();
+        let (half, _) = label(&v, &hoplite, &rows, &positions, 0.5, 1).unwrap();
         assert!((half[0].result.get() - (0.5 * p[0] + 0.25)).abs() < 1e-9);
         // The same labels on one thread as on two.
-        assert_eq!(label(&v, &hoplite, &rows, &positions, 1.0, 1).unwrap(), labels);
+        assert_eq!(label(&v, &hoplite, &rows, &positions, 1.0, 1).unwrap().0, labels);
         // A player without scores cannot label.
         let random = PlayerSpec::Random { name: "r".into() };
         let err = label(&v, &random, &rows, &positions, 1.0, 1).unwrap_err().to_string();

@@ -104,6 +104,10 @@ impl Player for UciPlayer {
     fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError> {
         let found = self.go(&turn, None)?;
         let score = found.lines.first().map(|l| l.1);
+        // UCI's answer where the engine, by its own rules, has no move.
+        if matches!(found.best.as_str(), "(none)" | "0000") {
+            return Err(PlayerError::NoMove);
+        }
         let mv = from_engine(turn.position, &found.best, self.config.castling)?;
         Ok(Reply { mv, score, nodes: found.nodes })
     }

@@ -4,7 +4,7 @@
 use crate::error::RunError;
 use crate::openings::played::Played;
 use crate::openings::{game_seed, random_opening};
-use crate::player::scoring::{score_all, Job};
+use crate::player::scoring::{score_all, Answer, Job};
 use crate::player::PlayerSpec;
 use hoplite_core::{Move, Position, Variant};
 use rand::SeedableRng;
@@ -76,7 +76,9 @@ pub fn make_book(
         let jobs: Vec<Job> = batch.iter().map(|(moves, pos)| Job { start: &start, moves, position: pos }).collect();
         let scores = score_all(variant, player, &jobs, s.threads)?;
         scored += batch.len() as u64;
-        for ((moves, pos), score) in batch.into_iter().zip(scores) {
+        for ((moves, pos), answer) in batch.into_iter().zip(scores) {
+            // A line the player has no move after is over by its rules: no opening.
+            let Answer::Scored(score) = answer else { continue };
             let score = score.unwrap_or(0);
             if score.abs() <= s.within {
                 level += 1;
