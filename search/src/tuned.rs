@@ -11,6 +11,7 @@ use hoplite_core::{PieceDef, Variant};
 /// Built-in variant name, its tuned weights file.
 const TUNED: &[(&str, &str)] = &[
     ("chess", include_str!("../../data/weights/chess.toml")),
+    ("great-shatranj", include_str!("../../data/weights/great-shatranj.toml")),
     ("shatranj", include_str!("../../data/weights/shatranj.toml")),
     ("spartan", include_str!("../../data/weights/spartan.toml")),
     ("sultan", include_str!("../../data/weights/sultan.toml")),
