@@ -2,7 +2,8 @@
 # A scripted engine for tests/engines.rs: speaks `uci` or `xboard` ($1) and fails at its
 # first move in the way $2 says: crash (exits), illegal (a move no piece can make), silent
 # (never answers), slow (answers after 1.5 s), resign (xboard's `resign`), nomove (UCI's
-# `bestmove (none)`: no move by its rules) or good (plays e2e4 as White, g8f6 as Black).
+# `bestmove (none)`: no move by its rules), foreign (scores +50 cp and plays a move hoplite's
+# rules do not allow) or good (plays e2e4 as White, g8f6 as Black).
 proto=$1
 mode=$2
 moves=0
@@ -26,6 +27,7 @@ while read -r line; do
                 slow) sleep 1.5; answer e2e4 ;;
                 resign) echo resign ;;
                 nomove) echo "info depth 0 score mate 0"; echo "bestmove (none)" ;;
+                foreign) echo "info depth 1 score cp 50 pv a1a5"; answer a1a5 ;;
                 good) if [ "$moves" -eq 0 ]; then answer e2e4; else answer g8f6; fi ;;
             esac ;;
         quit) exit 0 ;;

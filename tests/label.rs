@@ -52,12 +52,24 @@ fn positions_are_labelled_by_a_players_scores_and_tuned_on() {
     // Fairy-Stockfish's Great Shatranj holds a bared king) leaves the row's result as it was.
     let fake = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engine.sh");
     let engines = d.join("engines.toml");
-    let entry = format!("[nomove]\nprotocol = \"uci\"\ncommand = {:?}\nargs = [\"uci\", \"nomove\"]\n", s(&fake));
-    std::fs::write(&engines, entry).unwrap();
+    let entry =
+        |mode: &str| format!("[{mode}]\nprotocol = \"uci\"\ncommand = {:?}\nargs = [\"uci\", \"{mode}\"]\n", s(&fake));
+    std::fs::write(&engines, entry("nomove") + &entry("foreign")).unwrap();
     let kept = d.join("kept.csv");
     let args = ["label", "--variant", "chess", "--positions", &s(&positions), "--player", "nomove"];
     let o = ok(&args.into_iter().chain(["--engines", &s(&engines), "--out", &s(&kept)]).collect::<Vec<_>>());
     let o = String::from_utf8_lossy(&o.stdout);
     assert!(o.contains(&format!("{} of them keep their game's result", before.len())), "{o}");
     assert_eq!(csvfile::read::<PositionRow>(&kept).unwrap(), before);
+
+    // A label asks for a score, not a move: one the engine's rules allow and hoplite's do not
+    // (Fairy-Stockfish's Great Shatranj promotes to an Elephant on either colour) still labels.
+    let foreign = d.join("foreign.csv");
+    let args = ["label", "--variant", "chess", "--positions", &s(&positions), "--player", "foreign"];
+    ok(&args.into_iter().chain(["--engines", &s(&engines), "--out", &s(&foreign)]).collect::<Vec<_>>());
+    let p = 1.0 / (1.0 + 10f64.powf(-50.0 / 400.0));
+    for (row, old) in csvfile::read::<PositionRow>(&foreign).unwrap().iter().zip(&before) {
+        let white = if old.fen.contains(" w ") { p } else { 1.0 - p };
+        assert!((row.result.get() - white).abs() < 1e-3, "{} {}", row.fen, row.result.get());
+    }
 }

@@ -58,11 +58,41 @@ pub struct Reply {
     pub nodes: u64,
 }
 
+/// A player's answer to a position when only its score is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// It would play a move, with this score (its side's view, centipawns) if it gives one.
+    Scored(Option<i32>),
+    /// It has no move there: an outside engine whose rules end the game where hoplite's go on
+    /// (Fairy-Stockfish's bared king in Great Shatranj).
+    NoMove,
+}
+
+impl Answer {
+    pub fn score(self) -> Option<i32> {
+        match self {
+            Answer::Scored(s) => s,
+            Answer::NoMove => None,
+        }
+    }
+}
+
 pub trait Player: Send {
     /// A new game of `variant` starts: forget the last one.
     fn new_game(&mut self, variant: &Arc<Variant>) -> Result<(), PlayerError>;
     /// The move for the side to move.
     fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError>;
+
+    /// Its score of the position, as its answer to it gives it. The move is not asked for: an
+    /// outside engine's rules may differ from hoplite's in places (docs/engines.md) and it may
+    /// name a move hoplite's rules do not allow, where its score still holds.
+    fn score(&mut self, turn: Turn) -> Result<Answer, PlayerError> {
+        match self.play(turn) {
+            Ok(reply) => Ok(Answer::Scored(reply.score)),
+            Err(PlayerError::NoMove) => Ok(Answer::NoMove),
+            Err(e) => Err(e),
+        }
+    }
 
     /// The `lines` best moves for the side to move with their scores (its view, centipawns),
     /// best first, as a multi-PV search at the player's budget finds them. A player without

@@ -3,8 +3,8 @@
 //! (`hoplite book` keeps the level openings) and for labels (`hoplite label`: a stronger
 //! player's evaluation as the tuner's target).
 
-use super::{PlayerSpec, Turn};
-use crate::error::{PlayerError, RunError};
+use super::{Answer, PlayerSpec, Turn};
+use crate::error::RunError;
 use crate::stats::score_of_elo;
 use hoplite_core::{Move, Position, Variant};
 use hoplite_formats::{PositionRow, WhiteScore};
@@ -18,25 +18,6 @@ pub struct Job<'a> {
     pub start: &'a Position,
     pub moves: &'a [Move],
     pub position: &'a Position,
-}
-
-/// A player's answer to a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Answer {
-    /// It played a move, with its score (side to move's view, centipawns) if it gave one.
-    Scored(Option<i32>),
-    /// It has no move there: an outside engine whose rules end the game where hoplite's go on
-    /// (Fairy-Stockfish's bared king in Great Shatranj).
-    NoMove,
-}
-
-impl Answer {
-    pub fn score(self) -> Option<i32> {
-        match self {
-            Answer::Scored(s) => s,
-            Answer::NoMove => None,
-        }
-    }
 }
 
 /// The player's answer to each position.
@@ -67,12 +48,7 @@ pub fn score_all(
                             clock: None,
                             rng: &mut rng,
                         };
-                        let answer = match p.play(turn) {
-                            Ok(reply) => Answer::Scored(reply.score),
-                            Err(PlayerError::NoMove) => Answer::NoMove,
-                            Err(e) => return Err(fail(e)),
-                        };
-                        out.push((k, answer));
+                        out.push((k, p.score(turn).map_err(fail)?));
                     }
                     Ok(out)
                 })

@@ -4,7 +4,7 @@
 use super::external::{deadline, variant_name, Session};
 use super::notation::from_engine;
 use super::process::Process;
-use super::{Player, Reply, Turn};
+use super::{Answer, Player, Reply, Turn};
 use crate::error::PlayerError;
 use hoplite_core::{Move, Variant};
 use hoplite_formats::engines::{EngineConfig, Protocol};
@@ -103,13 +103,16 @@ impl Player for UciPlayer {
 
     fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError> {
         let found = self.go(&turn, None)?;
-        let score = found.lines.first().map(|l| l.1);
-        // UCI's answer where the engine, by its own rules, has no move.
-        if matches!(found.best.as_str(), "(none)" | "0000") {
+        if found.no_move() {
             return Err(PlayerError::NoMove);
         }
         let mv = from_engine(turn.position, &found.best, self.config.castling)?;
-        Ok(Reply { mv, score, nodes: found.nodes })
+        Ok(Reply { mv, score: found.score(), nodes: found.nodes })
+    }
+
+    fn score(&mut self, turn: Turn) -> Result<Answer, PlayerError> {
+        let found = self.go(&turn, None)?;
+        Ok(if found.no_move() { Answer::NoMove } else { Answer::Scored(found.score()) })
     }
 
     fn scored_moves(&mut self, turn: Turn, lines: usize) -> Result<Vec<(Move, i32)>, PlayerError> {
@@ -136,6 +139,18 @@ struct Found {
     best: String,
     lines: Vec<(String, i32)>,
     nodes: u64,
+}
+
+impl Found {
+    /// UCI's answer where the engine, by its own rules, has no move.
+    fn no_move(&self) -> bool {
+        matches!(self.best.as_str(), "(none)" | "0000")
+    }
+
+    /// The first line's score.
+    fn score(&self) -> Option<i32> {
+        self.lines.first().map(|l| l.1)
+    }
 }
 
 impl UciPlayer {

@@ -4,7 +4,8 @@
 use crate::error::RunError;
 use crate::openings::played::Played;
 use crate::openings::{game_seed, random_opening};
-use crate::player::scoring::{score_all, Answer, Job};
+use crate::player::scoring::{score_all, Job};
+use crate::player::Answer;
 use crate::player::PlayerSpec;
 use hoplite_core::{Move, Position, Variant};
 use rand::SeedableRng;
