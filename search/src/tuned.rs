@@ -12,6 +12,7 @@ use hoplite_core::{PieceDef, Variant};
 const TUNED: &[(&str, &str)] = &[
     ("chess", include_str!("../../data/weights/chess.toml")),
     ("great-shatranj", include_str!("../../data/weights/great-shatranj.toml")),
+    ("great-shatranj-r", include_str!("../../data/weights/great-shatranj-r.toml")),
     ("shatranj", include_str!("../../data/weights/shatranj.toml")),
     ("spartan", include_str!("../../data/weights/spartan.toml")),
     ("sultan", include_str!("../../data/weights/sultan.toml")),
