@@ -389,13 +389,18 @@ fn reference_perft_matches_the_suites() {
     assert!(checked >= 20);
 }
 
+/// Chess with the piece of `letter` changed by one more field of the variant file.
+fn chess_with(name: &str, letter: &str, field: &str) -> Arc<Variant> {
+    let toml = format!("name = \"{name}\"\nextends = \"chess\"\n[[pieces]]\nletter = \"{letter}\"\n{field}\n");
+    Variant::from_toml(name, &toml).unwrap()
+}
+
 /// A knight that also rides as a rook from its initial squares checks along a line the
 /// shared rider lines do not hold: the check is met by a block on that line too, which the
 /// generator must find by testing each move rather than confine the evasions to a capture.
 #[test]
 fn checks_by_initial_rides_are_blocked() {
-    let toml = "name = \"initial-rides\"\nextends = \"chess\"\n[[pieces]]\nletter = \"n\"\nbetza = \"NiR\"\n";
-    let v = Arc::new(Variant::from_toml("initial-rides", toml).unwrap());
+    let v = chess_with("initial-rides", "n", "betza = \"NiR\"");
     // The b1 knight checks the king on b5 up the file; the rook may block on b3.
     let fen = "8/8/8/1k6/8/7r/8/1N2K3 b - - 0 1";
     let pos = Position::from_fen(&v, fen).unwrap();
@@ -408,8 +413,7 @@ fn checks_by_initial_rides_are_blocked() {
 /// could not take. (The reference generator has no regions: the moves are listed here.)
 #[test]
 fn confined_riders_pin_only_kings_they_could_take() {
-    let toml = "name = \"confined-rooks\"\nextends = \"chess\"\n[[pieces]]\nletter = \"r\"\nregion = \"*1 *2 *3 *4\"\n";
-    let v = Arc::new(Variant::from_toml("confined-rooks", toml).unwrap());
+    let v = chess_with("confined-rooks", "r", "region = \"*1 *2 *3 *4\"");
     // Black's rooks keep to ranks 5 to 8: the e8 rook does not pin the e4 knight to e1, nor
     // attack the king's squares.
     let pos = Position::from_fen(&v, "k3r3/8/8/8/4N3/8/8/4K3 w - - 0 1").unwrap();
@@ -421,8 +425,7 @@ fn confined_riders_pin_only_kings_they_could_take() {
 /// the leap at once: a block between does not meet the check, only a capture or a king move.
 #[test]
 fn a_block_does_not_meet_a_check_the_checker_also_leaps() {
-    let toml = "name = \"leaping-rooks\"\nextends = \"chess\"\n[[pieces]]\nletter = \"r\"\nbetza = \"RD\"\n";
-    let v = Arc::new(Variant::from_toml("leaping-rooks", toml).unwrap());
+    let v = chess_with("leaping-rooks", "r", "betza = \"RD\"");
     // The e3 rook checks the e1 king; the knight may not block on e2, the bishop may take.
     let fen = "4k3/8/8/8/8/4r3/8/2N1K1B1 w - - 0 1";
     let pos = Position::from_fen(&v, fen).unwrap();
