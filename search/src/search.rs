@@ -327,7 +327,7 @@ impl Search {
         let mut delta = self.params.aspiration_delta;
         let (mut alpha, mut beta) = if depth >= 4 { (previous - delta, previous + delta) } else { (-INF, INF) };
         loop {
-            let s = self.pvs(pos, depth as i32, alpha, beta, 0, true);
+            let s = self.pvs(pos, depth as i32, alpha, beta, 0, true, pos.in_check());
             if self.aborted {
                 return 0;
             }
@@ -575,6 +575,10 @@ impl Search {
         royals.count() == 1 && (pos.colour_bb(us) & !royals & !pos.pawns()).non_empty()
     }
 
+    /// The principal variation search of `pos` to `depth` in (`alpha`, `beta`); `in_check`:
+    /// whether the side to move is in check, which the caller has had to find out already
+    /// (for its reductions) and does not ask again.
+    #[allow(clippy::too_many_arguments)]
     fn pvs(
         &mut self,
         pos: &mut Position,
@@ -583,6 +587,7 @@ impl Search {
         mut beta: i32,
         ply: usize,
         is_pv: bool,
+        in_check: bool,
     ) -> i32 {
         self.pv[ply].clear();
         if self.out_of_budget() {
@@ -598,8 +603,8 @@ impl Search {
                 return alpha;
             }
         }
-        let in_check = pos.in_check();
-        if in_check && ply < MAX_PLY / 2 {
+        // A node in check is searched a ply deeper: its parent extends it, the root itself.
+        if ply == 0 && in_check {
             depth += 1;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
@@ -691,19 +696,22 @@ impl Search {
             self.line[ply] = self.continuation_key(pos, m);
             pos.make(m);
             self.nodes += 1;
+            // The child is told whether it is in check, and extended if so.
+            let check = pos.in_check();
+            let next = depth - 1 + i32::from(check && ply + 1 < MAX_PLY / 2);
             let score = if i == 0 {
-                -self.pvs(pos, depth - 1, -beta, -alpha, ply + 1, is_pv)
+                -self.pvs(pos, next, -beta, -alpha, ply + 1, is_pv, check)
             } else {
                 let r = match depth >= 3 && quiet && i >= 2 + usize::from(is_pv) {
-                    true => self.reduction(depth, i, scores[i], is_pv, pos.in_check(), improving),
+                    true => self.reduction(depth, i, scores[i], is_pv, check, improving),
                     false => 0,
                 };
-                let mut s = -self.pvs(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+                let mut s = -self.pvs(pos, next - r, -alpha - 1, -alpha, ply + 1, false, check);
                 if s > alpha && r > 0 {
-                    s = -self.pvs(pos, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                    s = -self.pvs(pos, next, -alpha - 1, -alpha, ply + 1, false, check);
                 }
                 if s > alpha && s < beta && is_pv {
-                    s = -self.pvs(pos, depth - 1, -beta, -alpha, ply + 1, true);
+                    s = -self.pvs(pos, next, -beta, -alpha, ply + 1, true, check);
                 }
                 s
             };
@@ -759,7 +767,7 @@ impl Search {
     /// The null-move verification: the same node, searched as a principal node (where no
     /// null move is tried) with beta's null window, one ply deep at least.
     fn pvs_no_null(&mut self, pos: &mut Position, depth: i32, beta: i32, ply: usize) -> i32 {
-        self.pvs(pos, depth.max(1), beta - 1, beta, ply, true)
+        self.pvs(pos, depth.max(1), beta - 1, beta, ply, true, false)
     }
 
     /// Prunings of a quiet node before its moves, on the static evaluation: reverse futility
@@ -784,7 +792,7 @@ impl Search {
         let r = p.nmp_reduction + depth / p.nmp_depth_divisor + ((eval - beta) / p.nmp_eval_divisor).min(3);
         self.line[ply] = NO_KEY;
         pos.make_null();
-        let s = -self.pvs(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        let s = -self.pvs(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false, pos.in_check());
         pos.unmake_null();
         if self.aborted {
             return Some(0);
