@@ -1,6 +1,6 @@
 //! Outside engines as players, through the binary: a scripted fake engine (tests/fake_engine.sh)
-//! that crashes, plays an illegal move, falls silent or oversteps its clock loses each game
-//! with that termination, over UCI and over xboard, and the run goes on; `hoplite uci` as an
+//! that crashes, plays an illegal move or none, falls silent or oversteps its clock loses each
+//! game with that termination, over UCI and over xboard, and the run goes on; `hoplite uci` as an
 //! outside engine plays the very games the in-process engine plays; and, where they are
 //! installed (CI installs Debian's), Fairy-Max and Fairy-Stockfish play short matches without
 //! an illegal move or a crash.
@@ -25,7 +25,7 @@ fn engines_file(dir: &Path) -> PathBuf {
     let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engine.sh");
     let mut text = String::new();
     for proto in ["uci", "xboard"] {
-        for mode in ["crash", "illegal", "silent", "slow", "good", "resign"] {
+        for mode in ["crash", "illegal", "silent", "slow", "nomove", "good", "resign"] {
             text += &format!(
                 "[{proto}-{mode}]\nprotocol = \"{proto}\"\ncommand = {:?}\nargs = [\"{proto}\", \"{mode}\"]\ntimeout = 1.0\n\n",
                 fake.display().to_string()
@@ -73,6 +73,9 @@ fn a_failing_engine_loses_each_game_and_the_run_goes_on() {
             ("crash", "crash", budget),
             ("illegal", "illegal_move", budget),
             ("silent", "timeout", budget),
+            // No move by its own rules (`bestmove (none)`, an xboard result line) where
+            // hoplite's rules go on: a move it fails to give.
+            ("nomove", "illegal_move", budget),
             ("slow", "time_forfeit", &["--a-tc", "1+0"][..]),
         ] {
             let name = format!("{proto}-{mode}");

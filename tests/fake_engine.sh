@@ -1,8 +1,8 @@
 #!/bin/bash
 # A scripted engine for tests/engines.rs: speaks `uci` or `xboard` ($1) and fails at its
 # first move in the way $2 says: crash (exits), illegal (a move no piece can make), silent
-# (never answers), slow (answers after 1.5 s), resign (xboard's `resign`), nomove (UCI's
-# `bestmove (none)`: no move by its rules), foreign (scores +50 cp and plays a move hoplite's
+# (never answers), slow (answers after 1.5 s), resign (xboard's `resign`), nomove (no move
+# by its rules: UCI's `bestmove (none)`, xboard's result line), foreign (scores +50 cp and plays a move hoplite's
 # rules do not allow) or good (plays e2e4 as White, g8f6 as Black).
 proto=$1
 mode=$2
@@ -26,7 +26,9 @@ while read -r line; do
                 illegal) answer a1a5 ;;
                 slow) sleep 1.5; answer e2e4 ;;
                 resign) echo resign ;;
-                nomove) echo "info depth 0 score mate 0"; echo "bestmove (none)" ;;
+                nomove)
+                    if [ "$proto" = uci ]; then echo "info depth 0 score mate 0"; echo "bestmove (none)"
+                    else echo "1-0 {White mates}"; fi ;;
                 foreign) echo "info depth 1 score cp 50 pv a1a5"; answer a1a5 ;;
                 good) if [ "$moves" -eq 0 ]; then answer e2e4; else answer g8f6; fi ;;
             esac ;;

@@ -192,6 +192,8 @@ impl Player for XboardPlayer {
             match words.as_slice() {
                 ["move", m, ..] => break m.to_string(),
                 ["resign", ..] => return Err(PlayerError::Resigned),
+                // A result where a move was asked for: by its rules the game is over here.
+                [result, ..] if matches!(*result, "1-0" | "0-1" | "1/2-1/2") => return Err(PlayerError::NoMove),
                 [first, ..] if first.starts_with("Illegal") || first.starts_with("Error") => {
                     return Err(PlayerError::Refused { message: line.clone() });
                 }
