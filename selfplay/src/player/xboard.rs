@@ -90,13 +90,21 @@ impl XboardPlayer {
         Ok(Session { process: p, options, variants, loaded_file: None, variant: None, sent: 0, written: None })
     }
 
-    /// Waits until the engine has read everything sent so far (`ping`), where it can say so.
-    fn sync(s: &mut Session) -> Result<(), PlayerError> {
-        if s.offers("ping") {
-            s.process.send("ping 1")?;
-            s.process.until(Instant::now() + HANDSHAKE, |l| l.trim() == "pong 1")?;
+    /// Waits until the engine has read everything sent so far (`ping`), where it can say so
+    /// (returned), dropping what it said before but a refusal of a move sent.
+    fn sync(s: &mut Session) -> Result<bool, PlayerError> {
+        if !s.offers("ping") {
+            return Ok(false);
         }
-        Ok(())
+        s.process.send("ping 1")?;
+        let until = Instant::now() + HANDSHAKE;
+        loop {
+            let line = s.process.recv(until)?;
+            if line.trim() == "pong 1" {
+                return Ok(true);
+            }
+            refusal(&line)?;
+        }
     }
 }
 
@@ -154,7 +162,7 @@ impl Player for XboardPlayer {
         s.process.send("force")?;
         s.variant = Some(name);
         s.sent = 0;
-        Self::sync(s)
+        Self::sync(s).map(|_| ())
     }
 
     fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError> {
@@ -177,6 +185,9 @@ impl Player for XboardPlayer {
             s.process.send(&if usermove { format!("usermove {m}") } else { m.clone() })?;
         }
         s.sent += moves.len();
+        // What the engine said before (a draw claim after its last move) is dropped, so that
+        // a result line after `go` is its answer to this position.
+        let fresh = Self::sync(s)?;
         let side = turn.position.side_to_move();
         if let Some(c) = &turn.clock {
             let cs = |d: Duration| d.as_millis() / 10;
@@ -188,14 +199,14 @@ impl Player for XboardPlayer {
         let (mut score, mut nodes) = (None, 0);
         let text = loop {
             let line = s.process.recv(until)?;
+            refusal(&line)?;
             let words: Vec<&str> = line.split_whitespace().collect();
             match words.as_slice() {
                 ["move", m, ..] => break m.to_string(),
                 ["resign", ..] => return Err(PlayerError::Resigned),
                 // A result where a move was asked for: by its rules the game is over here.
-                [result, ..] if matches!(*result, "1-0" | "0-1" | "1/2-1/2") => return Err(PlayerError::NoMove),
-                [first, ..] if first.starts_with("Illegal") || first.starts_with("Error") => {
-                    return Err(PlayerError::Refused { message: line.clone() });
+                [result, ..] if fresh && matches!(*result, "1-0" | "0-1" | "1/2-1/2") => {
+                    return Err(PlayerError::NoMove);
                 }
                 // Thinking output: ply, score, time, nodes, line.
                 [ply, sc, _, n, ..] if ply.parse::<u32>().is_ok() => {
@@ -208,6 +219,14 @@ impl Player for XboardPlayer {
         let mv = from_engine(turn.position, &text, self.config.castling)?;
         s.sent += 1;
         Ok(Reply { mv, score, nodes })
+    }
+}
+
+/// An `Illegal move` or `Error` reply: the engine refused one of hoplite's moves.
+fn refusal(line: &str) -> Result<(), PlayerError> {
+    match line.starts_with("Illegal") || line.starts_with("Error") {
+        true => Err(PlayerError::Refused { message: line.to_string() }),
+        false => Ok(()),
     }
 }
 
