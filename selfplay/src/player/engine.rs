@@ -1,6 +1,6 @@
 //! hoplite's own engine as a player: one search per player, its tables cleared between games.
 
-use super::{EngineFiles, Player, Reply, Turn, CLOCK_MARGIN};
+use super::{EngineFiles, Player, Reply, Turn};
 use crate::error::PlayerError;
 use hoplite_core::Variant;
 use hoplite_formats::Budget;
@@ -65,7 +65,9 @@ impl Player for EnginePlayer {
         let mut limits = limits(&self.budget);
         if let Some(c) = &turn.clock {
             let side = pos.side_to_move();
-            limits = limits.with_clock(c.remaining[side].saturating_sub(CLOCK_MARGIN), c.increment[side], None);
+            // The clock as it stands: the search keeps its own reserve, and the harness's grace
+            // (`CLOCK_MARGIN`) is for a pipe's delay, which an engine in the process has not.
+            limits = limits.with_clock(c.remaining[side], c.increment[side], None);
         }
         let r = search.search(&mut pos, limits);
         Ok(Reply { mv: r.best.ok_or(PlayerError::NoMove)?, score: Some(r.score), nodes: r.nodes })
