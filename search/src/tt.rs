@@ -1,4 +1,5 @@
-//! Transposition table: one per search value, always-replace with a depth preference.
+//! Transposition table: clusters of four entries, one cache line, a key's entry replacing the
+//! cluster's shallowest (an older search's first).
 
 use hoplite_core::Move;
 
@@ -32,17 +33,26 @@ impl Bound {
     }
 }
 
+/// One position's entry: 16 bytes, four to a cache line.
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    key: u64,
+    /// The key's high half (its low bits chose the cluster).
+    check: u32,
     mv: u32,
-    score: i32,
-    depth: i16,
+    /// Scores fit: they stay within the mate scores (30,000 and a ply count).
+    score: i16,
     /// The position's static evaluation (it fits: evaluations stay below the mate scores).
     eval: i16,
+    depth: i16,
+    /// 0 for an empty entry, else 1 + the `Bound`.
     bound: u8,
     age: u8,
 }
+
+/// The entries one key may use: one cache line, read at once.
+#[derive(Clone, Copy, Default)]
+#[repr(align(64))]
+struct Cluster([Entry; 4]);
 
 pub struct Hit {
     pub mv: Move,
@@ -53,7 +63,7 @@ pub struct Hit {
 }
 
 pub struct TranspositionTable {
-    entries: Vec<Entry>,
+    clusters: Vec<Cluster>,
     mask: usize,
     age: u8,
 }
@@ -61,14 +71,14 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least 1024 entries).
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let want = (megabytes << 20) / std::mem::size_of::<Entry>();
+        let want = (megabytes << 20) / std::mem::size_of::<Cluster>();
         // The largest power of two that fits.
-        let n = 1usize << (usize::BITS - 1 - want.max(1024).leading_zeros());
-        TranspositionTable { entries: vec![Entry::default(); n], mask: n - 1, age: 0 }
+        let n = 1usize << (usize::BITS - 1 - want.max(256).leading_zeros());
+        TranspositionTable { clusters: vec![Cluster::default(); n], mask: n - 1, age: 0 }
     }
 
     pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = Entry::default());
+        self.clusters.fill(Cluster::default());
         self.age = 0;
     }
 
@@ -77,11 +87,18 @@ impl TranspositionTable {
         self.age = self.age.wrapping_add(1);
     }
 
+    /// The cluster of `key` and the check its entry carries.
+    #[inline(always)]
+    fn place(&self, key: u64) -> (usize, u32) {
+        (key as usize & self.mask, (key >> 32) as u32)
+    }
+
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        let e = &self.entries[key as usize & self.mask];
-        (e.key == key && e.bound != 0).then_some(Hit {
+        let (i, check) = self.place(key);
+        let e = self.clusters[i].0.iter().find(|e| e.check == check && e.bound != 0)?;
+        Some(Hit {
             mv: Move(e.mv),
-            score: e.score,
+            score: e.score as i32,
             depth: e.depth as i32,
             bound: match e.bound {
                 1 => Bound::Exact,
@@ -93,30 +110,42 @@ impl TranspositionTable {
     }
 
     pub fn store(&mut self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound, eval: i32) {
+        let (i, check) = self.place(key);
         let age = self.age;
-        let e = &mut self.entries[key as usize & self.mask];
-        // Another position's entry gives way to one as deep or older; this position's own to
-        // any but a much shallower one (a quiescence entry does not erase a searched one).
-        let replace = match e.key == key {
-            true => depth + 3 >= e.depth as i32,
-            false => e.age != age || depth >= e.depth as i32 || (bound == Bound::Exact && depth > 0),
+        let cluster = &mut self.clusters[i].0;
+        // This position's own entry gives way to any but a much shallower one (a quiescence
+        // entry does not erase a searched one); otherwise the cluster's least worth keeping
+        // goes: an empty entry, else the shallowest, an older search's counted 8 plies less.
+        let own = cluster.iter().position(|e| e.check == check && e.bound != 0);
+        let slot = match own {
+            Some(j) if depth + 3 < cluster[j].depth as i32 => return,
+            Some(j) => j,
+            None => (0..cluster.len())
+                .min_by_key(|&j| {
+                    let e = &cluster[j];
+                    match e.bound {
+                        0 => i32::MIN,
+                        _ => e.depth as i32 - 8 * i32::from(e.age != age),
+                    }
+                })
+                .expect("a cluster has entries"),
         };
-        if replace {
-            let mv = if mv == Move::NONE && e.key == key { Move(e.mv) } else { mv };
-            *e = Entry {
-                key,
-                mv: mv.0,
-                score,
-                depth: depth as i16,
-                eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-                bound: match bound {
-                    Bound::Exact => 1,
-                    Bound::Lower => 2,
-                    Bound::Upper => 3,
-                },
-                age,
-            };
-        }
+        let e = &mut cluster[slot];
+        let mv = if mv == Move::NONE && own.is_some() { Move(e.mv) } else { mv };
+        debug_assert!(score.abs() <= i16::MAX as i32, "{score}");
+        *e = Entry {
+            check,
+            mv: mv.0,
+            score: score as i16,
+            depth: depth as i16,
+            eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            bound: match bound {
+                Bound::Exact => 1,
+                Bound::Lower => 2,
+                Bound::Upper => 3,
+            },
+            age,
+        };
     }
 }
 
@@ -150,5 +179,27 @@ mod tests {
         tt.store(key, Move::NONE, 20, 3, Bound::Upper, 5);
         let h = tt.probe(key).unwrap();
         assert_eq!((h.depth, h.score, h.bound), (3, 20, Bound::Upper));
+    }
+
+    #[test]
+    fn a_cluster_keeps_four_positions_and_drops_the_least_worth_keeping() {
+        let mut tt = TranspositionTable::new(1);
+        // Keys of one cluster: the same low bits, different high halves.
+        let key = |n: u64| n << 40 | 0x77;
+        for (n, depth) in [(1, 5), (2, 2), (3, 7), (4, 4)] {
+            tt.store(key(n), Move::NONE, n as i32, depth, Bound::Exact, 0);
+        }
+        assert!((1..=4).all(|n| tt.probe(key(n)).is_some_and(|h| h.score == n as i32)));
+        // A fifth takes the shallowest's place.
+        tt.store(key(5), Move::NONE, 5, 1, Bound::Lower, 0);
+        assert!(tt.probe(key(2)).is_none());
+        assert!([1, 3, 4, 5].iter().all(|&n| tt.probe(key(n)).is_some()));
+        // In a new search the older entries go first, however deep: the shallowest of them.
+        tt.new_search();
+        tt.store(key(5), Move::NONE, 5, 1, Bound::Lower, 0);
+        tt.store(key(6), Move::NONE, 6, 3, Bound::Upper, 0);
+        assert!(tt.probe(key(5)).is_some(), "this search's entry stays, the shallowest");
+        assert!(tt.probe(key(4)).is_none(), "the shallowest of the last search's goes");
+        assert_eq!(tt.probe(key(6)).map(|h| (h.depth, h.bound)), Some((3, Bound::Upper)));
     }
 }
