@@ -1,8 +1,8 @@
 //! hoplite's own engine as a player: one search per player, its tables cleared between games.
 
-use super::{EngineFiles, Player, Reply, Turn};
+use super::{Clocks, EngineFiles, Player, Reply, Turn};
 use crate::error::PlayerError;
-use hoplite_core::Variant;
+use hoplite_core::{Colour, Variant};
 use hoplite_formats::Budget;
 use hoplite_search::{Limits, Search, SearchParams, Weights};
 use std::sync::Arc;
@@ -31,6 +31,17 @@ impl EnginePlayer {
 /// The search's limits for a budget (a clock's time comes with each move).
 pub fn limits(b: &Budget) -> Limits {
     Limits { nodes: b.nodes, depth: b.depth, movetime: b.movetime, target: None }
+}
+
+/// The limits of `side`'s move: the budget's, and on a clock the time the clock allows as it
+/// stands (the search keeps its own reserve; the harness's grace, `CLOCK_MARGIN`, is for a
+/// pipe's delay, which an engine in the process has not).
+fn turn_limits(budget: &Budget, clock: Option<&Clocks>, side: Colour) -> Limits {
+    let limits = limits(budget);
+    match clock {
+        Some(c) => limits.with_clock(c.remaining[side], c.increment[side], None),
+        None => limits,
+    }
 }
 
 impl Player for EnginePlayer {
@@ -62,13 +73,7 @@ impl Player for EnginePlayer {
     fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError> {
         let (_, search) = self.search.as_mut().expect("new_game comes first");
         let mut pos = turn.position.clone();
-        let mut limits = limits(&self.budget);
-        if let Some(c) = &turn.clock {
-            let side = pos.side_to_move();
-            // The clock as it stands: the search keeps its own reserve, and the harness's grace
-            // (`CLOCK_MARGIN`) is for a pipe's delay, which an engine in the process has not.
-            limits = limits.with_clock(c.remaining[side], c.increment[side], None);
-        }
+        let limits = turn_limits(&self.budget, turn.clock.as_ref(), pos.side_to_move());
         let r = search.search(&mut pos, limits);
         Ok(Reply { mv: r.best.ok_or(PlayerError::NoMove)?, score: Some(r.score), nodes: r.nodes })
     }
@@ -78,5 +83,22 @@ impl Player for EnginePlayer {
         let mut pos = turn.position.clone();
         let r = search.search_lines(&mut pos, limits(&self.budget), lines);
         Ok(r.lines.iter().map(|l| (l.mv, l.score)).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_move_on_a_clock_plans_with_the_whole_clock() {
+        let ms = Duration::from_millis;
+        let clock = Clocks { remaining: [ms(1000), ms(500)], increment: [ms(20), ms(20)] };
+        let plan = |side| turn_limits(&Budget::default(), Some(&clock), side).target;
+        // A 25th of the clock and four fifths of the increment, nothing taken off first.
+        assert_eq!(plan(Colour::White), Some(ms(40) + ms(16)));
+        assert_eq!(plan(Colour::Black), Some(ms(20) + ms(16)));
+        assert_eq!(turn_limits(&Budget::default(), None, Colour::White).target, None);
     }
 }
