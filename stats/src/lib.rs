@@ -246,17 +246,29 @@ impl Sprt {
     }
 
     /// Log-likelihood ratio from the mean and variance per unit (game or pair) and the count;
-    /// `games_per_unit` turns a unit's variance into one game's.
+    /// `games_per_unit` turns a unit's variance into one game's. fishtest's approximations
+    /// of the generalized LLR that stay sound for a handful of units (`LLR_alt` and
+    /// `LLR_normalized_alt` of its LLRcalc.py): logistic, n/2 · ln(r0 / r1) with r the mean
+    /// squared distance of a unit's score from s0 or s1; normalized, games/2 ·
+    /// ln((1 + (t − t0)²) / (1 + (t − t1)²)) with t the observed (s − ½) / σ of a game. The
+    /// form (s1 − s0)(2s − s0 − s1) / 2v, which they approach for many units, divides by a
+    /// variance that one pair, or a few alike, leaves near 0 (the regularised 1e-3 counts)
+    /// and so decided a match on its first pair.
     fn llr_from(&self, n: f64, mean: f64, var: f64, games_per_unit: f64) -> f64 {
         if n == 0.0 || var <= 0.0 {
             return 0.0;
         }
-        let score = |elo: f64| match self.model {
-            EloModel::Logistic => score_of_elo(elo),
-            EloModel::Normalized => 0.5 + elo / NELO_PER_T * (games_per_unit * var).sqrt(),
-        };
-        let (s0, s1) = (score(self.elo0), score(self.elo1));
-        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+        match self.model {
+            EloModel::Logistic => {
+                let r = |elo: f64| var + (mean - score_of_elo(elo)).powi(2);
+                n / 2.0 * (r(self.elo0) / r(self.elo1)).ln()
+            }
+            EloModel::Normalized => {
+                let t = (mean - 0.5) / (games_per_unit * var).sqrt();
+                let d = |nelo: f64| 1.0 + (t - nelo / NELO_PER_T).powi(2);
+                n * games_per_unit / 2.0 * (d(self.elo0) / d(self.elo1)).ln()
+            }
+        }
     }
 
     /// LLR from game results (trinomial).
@@ -345,12 +357,17 @@ mod tests {
         // Trinomial: 60 wins, 20 draws, 20 losses: s = 0.7, σ = 0.4, t = 0.5, nElo 173.72.
         let (n3, e3) = Wdl { wins: 60, draws: 20, losses: 20 }.nelo();
         assert!((n3 - 173.718).abs() < 0.01 && (e3 - 68.10).abs() < 0.01, "{n3} {e3}");
-        // The SPRT in nElo: H1 (nElo 5) against H0 (0) on these pairs, bounds from the
-        // observed σ: s0 = ½, s1 = ½ + 5 / 347.4356 · 0.357218 = 0.505141; LLR = 240 ·
-        // (s1 − s0)(2·0.5625 − s0 − s1) / (2v) = 240 · 0.005141 · 0.119859 / 0.127604 = 1.1590.
+        // The SPRT in nElo: H1 (nElo 5) against H0 (0) on these pairs, t = 0.174963 observed,
+        // t1 = 5 / 347.4356 = 0.014391: LLR = 480 / 2 · ln((1 + t²) / (1 + (t − t1)²)) =
+        // 240 · ln(1.030612 / 1.025783) = 1.1271.
         let t = Sprt::parse("nelo:0,5,0.05,0.05").unwrap();
         assert_eq!(t.model, EloModel::Normalized);
-        assert!((t.llr_pairs(&p) - 1.1590).abs() < 1e-3, "{}", t.llr_pairs(&p));
+        assert!((t.llr_pairs(&p) - 1.1271).abs() < 1e-3, "{}", t.llr_pairs(&p));
+        // In logistic Elo 0 against 10: s0 = ½, s1 = 0.514387; a pair's mean squared distance
+        // from them r0 = v + 0.0625² = 0.067708, r1 = v + (0.5625 − 0.514387)² = 0.066117;
+        // LLR = 240 / 2 · ln(r0 / r1) = 2.8541.
+        let t = Sprt::parse("0,10,0.05,0.05").unwrap();
+        assert!((t.llr_pairs(&p) - 2.8541).abs() < 1e-3, "{}", t.llr_pairs(&p));
         assert!(Sprt::parse("bayes:0,5,0.05,0.05").is_err());
     }
 
@@ -362,9 +379,19 @@ mod tests {
         p.add(0.5, 0.5);
         assert_eq!(p.0, [1, 0, 1, 1, 0]);
         let t = Sprt::parse("0,10,0.05,0.05").unwrap();
-        // A clean sweep has no spread, yet it decides.
-        assert_eq!(t.state(t.llr_pairs(&Pentanomial([0, 0, 0, 0, 40]))), SprtState::AcceptH1);
-        assert_eq!(t.state(t.llr(&Wdl { wins: 80, draws: 0, losses: 0 })), SprtState::AcceptH1);
+        // One pair decides nothing, however one-sided (its spread is the regularisation's
+        // alone): the test once stopped a match there.
+        for one in [Pentanomial([1, 0, 0, 0, 0]), Pentanomial([0, 0, 0, 0, 1])] {
+            assert!(t.llr_pairs(&one).abs() < 0.1, "{one:?}: {}", t.llr_pairs(&one));
+        }
+        assert!(t.llr(&Wdl { wins: 0, draws: 0, losses: 1 }).abs() < 0.1);
+        // A clean sweep has no spread, yet it decides, as soon as it tells the bounds apart:
+        // five pairs between 0 and 200 Elo (r0 / r1 = 0.25 / 0.0577 a pair), not between 0
+        // and 10, where a side that sweeps or is swept at even odds explains it almost as well.
+        let wide = Sprt::parse("0,200,0.05,0.05").unwrap();
+        assert_eq!(wide.state(wide.llr_pairs(&Pentanomial([0, 0, 0, 0, 5]))), SprtState::AcceptH1);
+        assert_eq!(wide.state(wide.llr(&Wdl { wins: 10, draws: 0, losses: 0 })), SprtState::AcceptH1);
+        assert_eq!(t.state(t.llr_pairs(&Pentanomial([0, 0, 0, 0, 40]))), SprtState::Continue);
         let mut strong = Pentanomial([10, 20, 100, 200, 100]);
         assert_eq!(t.state(t.llr_pairs(&strong)), SprtState::AcceptH1);
         strong.0.reverse();
