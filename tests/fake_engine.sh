@@ -3,7 +3,7 @@
 # first move in the way $2 says: crash (exits), illegal (a move no piece can make), silent
 # (never answers), slow (answers after 1.5 s), resign (xboard's `resign`), nomove (no move
 # by its rules: UCI's `bestmove (none)`, xboard's result line), foreign (scores +50 cp and plays a move hoplite's
-# rules do not allow) or good (plays e2e4 as White, g8f6 as Black).
+# rules do not allow; over xboard it alone offers setboard) or good (plays e2e4 as White, g8f6 as Black).
 proto=$1
 mode=$2
 moves=0
@@ -14,7 +14,10 @@ while read -r line; do
     case "$line" in
         uci) echo "id name fake $mode"; echo "uciok" ;;
         isready) echo "readyok" ;;
-        "protover 2") echo "feature myname=\"fake $mode\" setboard=0 usermove=1 ping=1 done=1" ;;
+        "protover 2")
+            # Only `foreign` (scored from FENs by `hoplite label`) starts from a FEN.
+            setboard=0; [ "$mode" = foreign ] && setboard=1
+            echo "feature myname=\"fake $mode\" setboard=$setboard usermove=1 ping=1 done=1" ;;
         ping*) echo "pong ${line#ping }" ;;
         new) moves=0 ;;
         usermove*) moves=$((moves + 1)) ;;
@@ -29,7 +32,9 @@ while read -r line; do
                 nomove)
                     if [ "$proto" = uci ]; then echo "info depth 0 score mate 0"; echo "bestmove (none)"
                     else echo "1-0 {White mates}"; fi ;;
-                foreign) echo "info depth 1 score cp 50 pv a1a5"; answer a1a5 ;;
+                foreign)
+                    if [ "$proto" = uci ]; then echo "info depth 1 score cp 50 pv a1a5"; else echo "1 50 0 100 a1a5"; fi
+                    answer a1a5 ;;
                 good) if [ "$moves" -eq 0 ]; then answer e2e4; else answer g8f6; fi ;;
             esac ;;
         quit) exit 0 ;;

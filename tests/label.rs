@@ -64,12 +64,18 @@ fn positions_are_labelled_by_a_players_scores_and_tuned_on() {
 
     // A label asks for a score, not a move: one the engine's rules allow and hoplite's do not
     // (Fairy-Stockfish's Great Shatranj promotes to an Elephant on either colour) still labels.
-    let foreign = d.join("foreign.csv");
-    let args = ["label", "--variant", "chess", "--positions", &s(&positions), "--player", "foreign"];
-    ok(&args.into_iter().chain(["--engines", &s(&engines), "--out", &s(&foreign)]).collect::<Vec<_>>());
+    // The same through xboard, whose engines report scores in their thinking output.
+    let xboard =
+        format!("[xforeign]\nprotocol = \"xboard\"\ncommand = {:?}\nargs = [\"xboard\", \"foreign\"]\n", s(&fake));
+    std::fs::write(&engines, entry("foreign") + &xboard).unwrap();
     let p = 1.0 / (1.0 + 10f64.powf(-50.0 / 400.0));
-    for (row, old) in csvfile::read::<PositionRow>(&foreign).unwrap().iter().zip(&before) {
-        let white = if old.fen.contains(" w ") { p } else { 1.0 - p };
-        assert!((row.result.get() - white).abs() < 1e-3, "{} {}", row.fen, row.result.get());
+    for (player, budget) in [("foreign", "--nodes"), ("xforeign", "--depth")] {
+        let foreign = d.join(format!("{player}.csv"));
+        let args = ["label", "--variant", "chess", "--positions", &s(&positions), "--player", player, budget, "1"];
+        ok(&args.into_iter().chain(["--engines", &s(&engines), "--out", &s(&foreign)]).collect::<Vec<_>>());
+        for (row, old) in csvfile::read::<PositionRow>(&foreign).unwrap().iter().zip(&before) {
+            let white = if old.fen.contains(" w ") { p } else { 1.0 - p };
+            assert!((row.result.get() - white).abs() < 1e-3, "{player}: {} {}", row.fen, row.result.get());
+        }
     }
 }

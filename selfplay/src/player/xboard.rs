@@ -7,7 +7,7 @@
 use super::external::{deadline, variant_name, Session};
 use super::notation::from_engine;
 use super::process::Process;
-use super::{Player, Reply, Turn};
+use super::{Answer, Player, Reply, Turn};
 use crate::error::PlayerError;
 use hoplite_core::{Position, Variant};
 use hoplite_formats::engines::{EngineConfig, Protocol};
@@ -166,6 +166,24 @@ impl Player for XboardPlayer {
     }
 
     fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError> {
+        let (text, score, nodes) = self.think(&turn)?;
+        let mv = from_engine(turn.position, &text, self.config.castling)?;
+        Ok(Reply { mv, score, nodes })
+    }
+
+    fn score(&mut self, turn: Turn) -> Result<Answer, PlayerError> {
+        match self.think(&turn) {
+            Ok((_, score, _)) => Ok(Answer::Scored(score)),
+            Err(PlayerError::NoMove) => Ok(Answer::NoMove),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl XboardPlayer {
+    /// Sends the moves the engine has not seen and `go`, and reads its thinking until its
+    /// move: the move as it wrote it, its last score and its nodes.
+    fn think(&mut self, turn: &Turn) -> Result<(String, Option<i32>, u64), PlayerError> {
         let usermove = self.features.get("usermove").is_some_and(|v| v == "1");
         let s = self.session.as_mut().expect("new_game comes first");
         s.process.send("force")?;
@@ -180,7 +198,7 @@ impl Player for XboardPlayer {
             }
         }
         let sent = s.sent;
-        let moves: Vec<String> = s.engine_moves(&turn, self.config.castling)[sent..].to_vec();
+        let moves: Vec<String> = s.engine_moves(turn, self.config.castling)[sent..].to_vec();
         for m in &moves {
             s.process.send(&if usermove { format!("usermove {m}") } else { m.clone() })?;
         }
@@ -216,9 +234,9 @@ impl Player for XboardPlayer {
                 _ => {}
             }
         };
-        let mv = from_engine(turn.position, &text, self.config.castling)?;
+        // The engine has made its move on its board.
         s.sent += 1;
-        Ok(Reply { mv, score, nodes })
+        Ok((text, score, nodes))
     }
 }
 
