@@ -32,13 +32,17 @@ fn a_score(row: &GameRow) -> f64 {
 }
 
 impl Tracker {
-    /// Counts a game; true when the SPRT has decided.
+    /// Counts a game; true when the SPRT has decided. A decision stands: the games still
+    /// under way when it was taken are counted, not tested again.
     fn take(&mut self, row: &GameRow) -> bool {
         let s = a_score(row);
         self.wdl.add(s);
         match self.pending.take() {
             Some((id, first)) if id / 2 == row.game_id / 2 => self.penta.add(first, s),
             _ => self.pending = Some((row.game_id, s)),
+        }
+        if self.state != SprtState::Continue {
+            return true;
         }
         let Some(t) = self.sprt.filter(|_| self.pending.is_none()) else {
             return false;
