@@ -227,15 +227,14 @@ fn an_sprt_stops_a_match_once_it_decides() {
     assert!(games < 200 && games.is_multiple_of(2), "{games} games: the test should stop early, after whole pairs");
     // One LLR per pair until the decision, the last past the upper bound; the pairs under way
     // then are counted in the games but do not reopen the test.
-    let trace = std::fs::read_to_string(Path::new(&d).join("sprt.csv")).unwrap();
-    let rows: Vec<Vec<f64>> =
-        trace.lines().skip(1).map(|l| l.split(',').map(|x| x.parse().unwrap()).collect()).collect();
+    use hoplite_formats::{csvfile, MatchRow, SprtRow, SprtVerdict};
+    let rows: Vec<SprtRow> = csvfile::read(&Path::new(&d).join("sprt.csv")).unwrap();
     assert!(!rows.is_empty() && rows.len() <= games / 2, "{} rows, {games} games", rows.len());
-    assert!(rows.iter().enumerate().all(|(k, r)| r[0] == (k + 1) as f64), "{trace}");
-    let last = rows.last().unwrap();
-    assert!(last[1] >= last[3] && rows[..rows.len() - 1].iter().all(|r| r[1] < r[3]), "{trace}");
-    let summary = std::fs::read_to_string(Path::new(&d).join("match.csv")).unwrap();
-    assert!(summary.lines().nth(1).unwrap().ends_with(",H1"), "{summary}");
+    assert!(rows.iter().enumerate().all(|(k, r)| r.pairs == k as u64 + 1), "{rows:?}");
+    let (last, before) = rows.split_last().unwrap();
+    assert!(last.llr.0 >= last.upper.0 && before.iter().all(|r| r.llr.0 < r.upper.0), "{rows:?}");
+    let summary: Vec<MatchRow> = csvfile::read(&Path::new(&d).join("match.csv")).unwrap();
+    assert_eq!(summary[0].sprt, Some(SprtVerdict::H1));
 }
 
 /// A run directory written by hoplite 0.1 (checked in) resumes under today's binary with the
