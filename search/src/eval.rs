@@ -237,14 +237,18 @@ impl std::ops::IndexMut<Term> for Sums {
 pub struct SideTerm {
     pub name: &'static str,
     pub default: i32,
+    /// Whether the tuner fits it. White's balance is in every position; a bare royal piece is
+    /// too rare in self-play for a fit to set the bare terms, which it turned against the mate
+    /// (chess: `bare_edge` 30 → −16, `bare_room` −10 → +12; data/weights/README.md).
+    pub fitted: bool,
 }
 
 /// The whole-position terms, after the tables (the module comment says what each counts).
 pub const SIDE: [SideTerm; 4] = [
-    SideTerm { name: "white", default: 0 },
-    SideTerm { name: "bare_edge", default: 30 },
-    SideTerm { name: "bare_near", default: 15 },
-    SideTerm { name: "bare_room", default: -10 },
+    SideTerm { name: "white", default: 0, fitted: true },
+    SideTerm { name: "bare_edge", default: 30, fitted: false },
+    SideTerm { name: "bare_near", default: 15, fitted: false },
+    SideTerm { name: "bare_room", default: -10, fitted: false },
 ];
 /// Places in `SIDE`.
 const WHITE: usize = 0;

@@ -113,14 +113,14 @@ pub fn tune(
     let t0 = Instant::now();
     let loaded = load(variant, &start, files, o.strict, o.max_positions, &mut on_load)?;
     let load_secs = t0.elapsed().as_secs_f64();
-    // Material and the whole-position term (White's balance) are always fitted, the positional
-    // weights with `--fit all`. (A single royal piece's material feature is always zero: its
-    // weight stays put; a second Spartan king is worth something.)
+    // Material and White's balance are always fitted, the positional weights with `--fit all`,
+    // the bare king's terms never (`SideTerm::fitted`). (A single royal piece's material
+    // feature is always zero: its weight stays put; a second Spartan king is worth something.)
     let material = |j: usize| matches!(start.slot(j), Slot::Table(Term::Material, _) | Slot::Side(_));
     let fitted: Vec<bool> = (0..start.values.len())
         .map(|j| match start.slot(j) {
             Slot::Table(Term::Material, t) => Some(t) != pawn,
-            Slot::Side(_) => true,
+            Slot::Side(k) => SIDE[k].fitted,
             _ => o.fit == Fit::All,
         })
         .collect();

@@ -106,6 +106,40 @@ fn endings_move_only_endgame_weights_and_the_ridge_holds_them() {
     assert!(tapered.iter().all(|&j| !moved(&held.weights, j) && !moved(&held.weights, start.end(j))));
 }
 
+/// Rook against bare king, the bare king in the middle or in a corner, each drawn as often as
+/// won: results the bare-king terms (which count where the bare king stands) would be bent to.
+fn bare_kings(n: usize) -> String {
+    let fens = ["8/8/8/4k3/8/8/8/R3K3 w - - 0 1", "7k/8/8/8/8/8/8/R3K3 w - - 0 1"];
+    let mut s = String::from(HEADER);
+    for i in 0..n {
+        let fen = fens[i % 2];
+        // In the middle the rook wins, in the corner it draws: the reverse of what mates.
+        let r = if i % 2 == 0 { "1" } else { "0.5" };
+        s += &format!("{i},10,{fen},{r}\n");
+    }
+    s
+}
+
+#[test]
+fn a_fit_leaves_the_bare_king_terms_alone() {
+    let file = positions("bare", &bare_kings(2000));
+    let v = Variant::builtin("chess");
+    let start = Weights::defaults(&v);
+    let o = TuneOptions { fit: Fit::All, ridge: 0.0, max_epochs: 200, patience: 50, batch: 512, ..Default::default() };
+    let r = tune(&v, std::slice::from_ref(&file), &o, |_| {}, |_, _, _| {}).unwrap();
+    for (k, term) in hoplite_search::eval::SIDE.iter().enumerate().filter(|(_, t)| !t.fitted) {
+        let j = start.side_index(k);
+        assert_eq!(r.weights.values[j], start.values[j], "{} moved", term.name);
+        assert!(r.errors[j].is_none(), "{} has a standard error", term.name);
+    }
+    // The fit did run: the rook's value moved.
+    let rook = v.piece_type('r').unwrap();
+    assert_ne!(
+        r.weights.get(hoplite_search::eval::Term::Material, rook),
+        start.get(hoplite_search::eval::Term::Material, rook)
+    );
+}
+
 #[test]
 fn malformed_rows_are_reported_with_file_and_line() {
     let d = dir("bad");
