@@ -8,16 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn hoplite(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hoplite")).args(args).output().unwrap()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hoplite-engines-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+mod common;
+use common::{hoplite, tmp_dir as tmp};
 
 /// An engines.toml in `dir` naming the fake engine in each protocol and mode, and hoplite
 /// itself over UCI.

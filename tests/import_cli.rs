@@ -3,6 +3,8 @@
 
 use std::process::Command;
 
+mod common;
+
 fn hoplite(args: &[&str]) -> (bool, String, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_hoplite")).args(args).output().unwrap();
     (o.status.success(), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
@@ -10,9 +12,8 @@ fn hoplite(args: &[&str]) -> (bool, String, String) {
 
 #[test]
 fn import_writes_files_refuses_and_sums_up() {
-    let dir = std::env::temp_dir().join(format!("hoplite-import-{}", std::process::id()));
+    let dir = common::tmp_dir("import");
     let out = dir.join("out");
-    std::fs::create_dir_all(&dir).unwrap();
     let ini = dir.join("variants.ini");
     std::fs::write(
         &ini,

@@ -3,6 +3,8 @@
 
 use std::process::Command;
 
+mod common;
+
 fn hoplite(args: &[&str]) -> (bool, String, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_hoplite")).args(args).output().unwrap();
     (o.status.success(), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
@@ -24,8 +26,7 @@ fn divide_and_the_last_line() {
 
 #[test]
 fn a_suite_with_a_wrong_count_fails() {
-    let dir = std::env::temp_dir().join(format!("hoplite-perft-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::tmp_dir("suite");
     let suite = dir.join("s.epd");
     std::fs::write(&suite, "# comment\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n")
         .unwrap();

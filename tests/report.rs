@@ -7,17 +7,8 @@ use hoplite_formats::SummaryRow;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn hoplite(args: &[&str]) {
-    let o = Command::new(env!("CARGO_BIN_EXE_hoplite")).args(args).output().unwrap();
-    assert!(o.status.success(), "hoplite {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hoplite-report-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+mod common;
+use common::{ok as hoplite, tmp_dir as tmp};
 
 /// Renders the report of `dir` into `out` and returns the page.
 fn report(dir: &Path, out: &Path) -> String {

@@ -5,10 +5,11 @@
 use hoplite_formats::{csvfile, ValueRow};
 use std::process::Command;
 
+mod common;
+
 #[test]
 fn a_small_values_run_writes_values_and_reports_them() {
-    let d = std::env::temp_dir().join(format!("hoplite-values-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+    let d = common::tmp("run");
     let out = d.display().to_string();
     let args = ["values", "--variant", "chess", "--imbalances", "p:,pp:,n:", "--games", "6", "--nodes", "100"];
     let run = |more: &[&str]| {
@@ -48,8 +49,7 @@ fn a_small_values_run_writes_values_and_reports_them() {
 /// imbalance (with its hole) and mirrored in the swapped games; indices differ.
 #[test]
 fn shuffled_starts_are_shared_by_the_imbalances_and_mirrored() {
-    let d = std::env::temp_dir().join(format!("hoplite-values-shuffle-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+    let d = common::tmp("shuffle");
     let o = Command::new(env!("CARGO_BIN_EXE_hoplite"))
         .args(["values", "--variant", "chess", "--imbalances", "p:,n:", "--games", "4", "--nodes", "50"])
         .args(["--random-plies", "0", "--max-plies", "4", "--shuffle", "--out", d.to_str().unwrap()])

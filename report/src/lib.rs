@@ -422,7 +422,9 @@ mod tests {
     #[test]
     fn a_tune_report_lists_the_piece_values_of_either_values_format() {
         for header in ["table", "group"] {
-            let html = render(&tune_dir(header, header)).unwrap();
+            let d = tune_dir(header, header);
+            let html = render(&d).unwrap();
+            std::fs::remove_dir_all(&d).ok();
             assert!(html.contains("<td>Knight</td><td>n</td><td>2.77</td><td>0.07</td>"), "{header}");
             assert!(html.contains("<td>Pawn</td><td>p</td><td>1.00</td><td>fixed</td>"), "{header}");
             assert_eq!(html.matches("<td>Knight</td>").count(), 1, "only material rows: {header}");
@@ -438,6 +440,7 @@ mod tests {
         let path = "pairs,won,level,lost,rfp_margin,mobility.n\n0,0,0,0,80,5\n8,3,2,3,81.5,5.25\n16,4,1,3,82.75,4.5\n";
         std::fs::write(d.join("spsa.csv"), path).unwrap();
         let html = render(&d).unwrap();
+        std::fs::remove_dir_all(&d).ok();
         assert!(html.contains("<h1>hoplite spsa</h1>"));
         assert!(html.contains("16 pairs: the plus engine won 7, drew 3 and lost 6 of them."), "{html}");
         assert!(html.contains("<tr><td>rfp_margin</td><td>80.0</td><td>82.8</td></tr>"));

@@ -1,7 +1,7 @@
 //! What the command-line tests share: running the binary, and a fresh temporary path.
 #![allow(dead_code)] // each test file uses its own part
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 pub fn hoplite(args: &[&str]) -> Output {
@@ -15,9 +15,11 @@ pub fn ok(args: &[&str]) -> Output {
     o
 }
 
-/// A path in the temporary folder for this test process, not yet there.
+/// A path for this test, not yet there: in cargo's scratch folder under target/ (named by the
+/// test file), so that runs leave nothing in the system's temporary folder and a test's
+/// leftovers are replaced by its next run.
 pub fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hoplite-test-{}-{name}", std::process::id()));
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-{name}", env!("CARGO_CRATE_NAME")));
     let _ = std::fs::remove_dir_all(&d);
     d
 }

@@ -7,7 +7,8 @@ use hoplite_tuner::{tune, Fit, Start, TuneOptions};
 use std::path::PathBuf;
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hoplite-tuner-{}-{name}", std::process::id()));
+    // In cargo's scratch folder under target/: nothing is left in the system's temporary folder.
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tune-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
