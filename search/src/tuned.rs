@@ -13,6 +13,7 @@ const TUNED: &[(&str, &str)] = &[
     ("chess", include_str!("../../data/weights/chess.toml")),
     ("great-shatranj", include_str!("../../data/weights/great-shatranj.toml")),
     ("great-shatranj-r", include_str!("../../data/weights/great-shatranj-r.toml")),
+    ("rumi-shatranj", include_str!("../../data/weights/rumi-shatranj.toml")),
     ("shatranj", include_str!("../../data/weights/shatranj.toml")),
     ("spartan", include_str!("../../data/weights/spartan.toml")),
     ("sultan", include_str!("../../data/weights/sultan.toml")),
@@ -98,8 +99,11 @@ mod tests {
         assert_ne!(tuned.get(Term::Material, q), defaults.get(Term::Material, q), "the ferz loses its tuned value");
         let pst = |w: &Weights, t| w.values[w.pst_index(t, 0)];
         assert_eq!((pst(&w, q), pst(&w, n)), (pst(&defaults, q), pst(&tuned, n)));
-        let rumi = Variant::builtin("rumi-shatranj");
-        assert_eq!(Weights::for_variant(&rumi), Weights::defaults(&rumi), "no tuned file");
+        let own = "name = \"kr\"\nfiles = 4\nranks = 4\nsetup = \"k3/4/4/K2R w - - 0 1\"\n\
+                   [[pieces]]\nletter = \"k\"\nbetza = \"K\"\nroyal = true\n\
+                   [[pieces]]\nletter = \"r\"\nbetza = \"R\"\nvalue = 500\n";
+        let own = Variant::from_toml("kr.toml", own).unwrap();
+        assert_eq!(Weights::for_variant(&own), Weights::defaults(&own), "no built-in behind it");
         let wider = Variant::from_toml(
             "w.toml",
             "extends = \"shatranj\"\nfiles = 10\nsetup = \"rnbkqbnrrr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBKQBNRRR w - - 0 1\"\n",
