@@ -6,7 +6,7 @@
 //! an illegal move or a crash.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 mod common;
 use common::{hoplite, tmp_dir as tmp};
