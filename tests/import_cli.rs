@@ -1,14 +1,8 @@
 //! `hoplite import`: a variants.ini becomes one file per convertible section, one line per
 //! refused section, a summary, exit 0; bad syntax is an error naming file and line.
 
-use std::process::Command;
-
 mod common;
-
-fn hoplite(args: &[&str]) -> (bool, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_hoplite")).args(args).output().unwrap();
-    (o.status.success(), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
-}
+use common::outcome as hoplite;
 
 #[test]
 fn import_writes_files_refuses_and_sums_up() {

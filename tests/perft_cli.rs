@@ -1,14 +1,8 @@
 //! `hoplite perft` as the README documents it: `MOVE: COUNT` lines with --divide, the last
 //! stdout line `Nodes searched: N`, suites that fail loudly, clear errors for bad input.
 
-use std::process::Command;
-
 mod common;
-
-fn hoplite(args: &[&str]) -> (bool, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_hoplite")).args(args).output().unwrap();
-    (o.status.success(), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
-}
+use common::outcome as hoplite;
 
 #[test]
 fn divide_and_the_last_line() {

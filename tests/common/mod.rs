@@ -8,6 +8,12 @@ pub fn hoplite(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hoplite")).args(args).output().unwrap()
 }
 
+/// Runs hoplite: whether it succeeded, its stdout and its stderr.
+pub fn outcome(args: &[&str]) -> (bool, String, String) {
+    let o = hoplite(args);
+    (o.status.success(), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
+}
+
 /// Runs hoplite and requires success.
 pub fn ok(args: &[&str]) -> Output {
     let o = hoplite(args);
