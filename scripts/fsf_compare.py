@@ -19,13 +19,27 @@ import os
 import random
 import subprocess
 import sys
+import tomllib
 
 import pyffish as sf
+
+
+BUILT_INS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "configs", "variants")
 
 
 def hoplite_variant(name, directory):
     path = os.path.join(directory, name + ".toml") if directory else None
     return path if path and os.path.exists(path) else name
+
+
+def hoplite_setup(variant):
+    """The board of hoplite's start position (the variant file's `setup`; a built-in's file is
+    in configs/variants), or None where there is no such file."""
+    path = variant if variant.endswith(".toml") else os.path.join(BUILT_INS, variant + ".toml")
+    if not os.path.exists(path):
+        return None
+    with open(path, "rb") as f:
+        return tomllib.load(f).get("setup", "").split(" ")[0]
 
 
 class Hoplite:
@@ -80,6 +94,11 @@ def compare(args, name, rng):
     problems = []
     variant = hoplite_variant(name, args.dir)
     start = sf.start_fen(name)
+    # Both sides' moves are generated from Fairy-Stockfish's start, so a different setup would
+    # go unseen there (a mirrored one even by perft).
+    ours = hoplite_setup(variant)
+    if ours is not None and ours != start.split(" ")[0].split("[")[0]:
+        problems.append(f"start position: Fairy-Stockfish {start}, hoplite {ours}")
     for depth in range(1, args.depth + 1):
         a, b = fsf_perft(name, start, depth), hoplite_perft(args.hoplite, variant, start, depth)
         if a != b:
