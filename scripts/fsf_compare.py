@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Compare hoplite's rules with Fairy-Stockfish's, through pyffish.
 
-For each variant: perft from the start position to a depth (pyffish counts by walking its
-legal moves; hoplite by `hoplite perft`), then random playouts from the start, where every
-position's legal moves (pyffish's FEN of the position, given to `hoplite moves`) must be the
-same set in both. Any difference is printed with its FEN and the command fails.
+For each variant: the start position against hoplite's setup, perft from it to a depth
+(pyffish counts by walking its legal moves; hoplite by `hoplite perft`), then random playouts
+from the start, where every position's legal moves (pyffish's FEN of the position, given to
+`hoplite moves`) must be the same set in both. Any difference is printed with its FEN and the
+command fails.
 
     python3 scripts/fsf_compare.py --hoplite target/release/hoplite --ini variants.ini \
         --dir imported/ kingofthehill xiangqi 3check
@@ -33,13 +34,16 @@ def hoplite_variant(name, directory):
 
 
 def hoplite_setup(variant):
-    """The board of hoplite's start position (the variant file's `setup`; a built-in's file is
-    in configs/variants), or None where there is no such file."""
-    path = variant if variant.endswith(".toml") else os.path.join(BUILT_INS, variant + ".toml")
-    if not os.path.exists(path):
-        return None
-    with open(path, "rb") as f:
-        return tomllib.load(f).get("setup", "").split(" ")[0]
+    """The board of hoplite's start position: the variant file's `setup` (a built-in's file is
+    in configs/variants or, imported, configs/variants/fsf)."""
+    paths = [variant] if variant.endswith(".toml") else [
+        os.path.join(BUILT_INS, variant + ".toml"),
+        os.path.join(BUILT_INS, "fsf", variant + ".toml"),
+    ]
+    for path in filter(os.path.exists, paths):
+        with open(path, "rb") as f:
+            return tomllib.load(f).get("setup", "").split(" ")[0]
+    raise RuntimeError(f"no variant file for {variant}")
 
 
 class Hoplite:
@@ -97,7 +101,7 @@ def compare(args, name, rng):
     # Both sides' moves are generated from Fairy-Stockfish's start, so a different setup would
     # go unseen there (a mirrored one even by perft).
     ours = hoplite_setup(variant)
-    if ours is not None and ours != start.split(" ")[0].split("[")[0]:
+    if ours != start.split(" ")[0].split("[")[0]:
         problems.append(f"start position: Fairy-Stockfish {start}, hoplite {ours}")
     for depth in range(1, args.depth + 1):
         a, b = fsf_perft(name, start, depth), hoplite_perft(args.hoplite, variant, start, depth)
