@@ -20,12 +20,8 @@ import os
 import random
 import subprocess
 import sys
-import tomllib
 
 import pyffish as sf
-
-
-BUILT_INS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "configs", "variants")
 
 
 def hoplite_variant(name, directory):
@@ -33,17 +29,12 @@ def hoplite_variant(name, directory):
     return path if path and os.path.exists(path) else name
 
 
-def hoplite_setup(variant):
-    """The board of hoplite's start position: the variant file's `setup` (a built-in's file is
-    in configs/variants or, imported, configs/variants/fsf)."""
-    paths = [variant] if variant.endswith(".toml") else [
-        os.path.join(BUILT_INS, variant + ".toml"),
-        os.path.join(BUILT_INS, "fsf", variant + ".toml"),
-    ]
-    for path in filter(os.path.exists, paths):
-        with open(path, "rb") as f:
-            return tomllib.load(f).get("setup", "").split(" ")[0]
-    raise RuntimeError(f"no variant file for {variant}")
+def hoplite_setup(binary, variant):
+    """The board of hoplite's start position (`hoplite moves --start`)."""
+    out = subprocess.run([binary, "moves", "--variant", variant, "--start"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip())
+    return out.stdout.split(" ")[0]
 
 
 class Hoplite:
@@ -100,7 +91,7 @@ def compare(args, name, rng):
     start = sf.start_fen(name)
     # Both sides' moves are generated from Fairy-Stockfish's start, so a different setup would
     # go unseen there (a mirrored one even by perft).
-    ours = hoplite_setup(variant)
+    ours = hoplite_setup(args.hoplite, variant)
     if ours != start.split(" ")[0].split("[")[0]:
         problems.append(f"start position: Fairy-Stockfish {start}, hoplite {ours}")
     for depth in range(1, args.depth + 1):

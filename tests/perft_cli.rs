@@ -61,3 +61,16 @@ fn shatranj_with_fairy_stockfish_game_ends_counts_its_perft() {
         assert_eq!(out.lines().last(), Some(format!("Nodes searched: {nodes}").as_str()), "{variant}");
     }
 }
+
+#[test]
+fn moves_prints_the_start_and_the_legal_moves() {
+    // A variant that takes its setup from the one it extends.
+    let file = common::tmp("extends.toml");
+    std::fs::write(&file, "extends = \"shatranj\"\nname = \"s2\"\n").unwrap();
+    let (ok, out, _) = hoplite(&["moves", "--variant", file.to_str().unwrap(), "--start"]);
+    assert!(ok);
+    assert_eq!(out.trim(), "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1");
+    let (ok, out, _) = hoplite(&["moves", "--variant", "shatranj", "--fen", "7k/8/8/8/8/8/P7/K7 w - - 0 1"]);
+    assert!(ok);
+    assert_eq!(out.trim(), "a1b1 a1b2 a2a3");
+}

@@ -2,6 +2,8 @@
 //! Fairy-Stockfish in scripts/fsf_compare.py). One FEN a line in, one line out: the legal
 //! moves in UCI notation, sorted, separated by spaces (an empty line where the game is over),
 //! or `error: ...` for a FEN that cannot be played. Each line is flushed as it is written.
+//! `--start` prints the variant's start position instead, so that a script need not read the
+//! variant file (its setup may come from the variant it extends).
 
 use super::{load_variant, CmdResult, DEFAULT_VARIANT};
 use clap::Args;
@@ -17,6 +19,9 @@ pub struct MovesArgs {
     /// One position instead of the FEN lines on standard input.
     #[arg(long)]
     fen: Option<String>,
+    /// Print the variant's start position (FEN) and stop.
+    #[arg(long, conflicts_with = "fen")]
+    start: bool,
 }
 
 /// The legal moves of `fen`, sorted and joined by spaces.
@@ -35,6 +40,10 @@ fn line(variant: &std::sync::Arc<hoplite_core::Variant>, fen: &str) -> String {
 
 pub fn run(a: MovesArgs) -> CmdResult {
     let variant = load_variant(&a.variant)?;
+    if a.start {
+        outln!("{}", Position::startpos(&variant).to_fen());
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(fen) = &a.fen {
         outln!("{}", line(&variant, fen));
         return Ok(ExitCode::SUCCESS);
