@@ -380,15 +380,12 @@ impl Position {
         Some(CastlePath { king, king_to, rook, rook_to, empty, king_path: geo.span(king, king_to) })
     }
 
-    pub fn make(&mut self, m: Move) {
-        let (from, to, kind) = (m.from(), m.to(), m.kind());
-        let us = self.side;
-        let moved = self.board[from];
-        let ty = code_type(moved);
-        let capture_sq = if kind == MoveKind::EnPassant { self.ep_victim } else { to };
-        let captured = if kind == MoveKind::Castle || m.is_pass() { 0 } else { self.board[capture_sq] };
-        self.history.push(Undo {
-            mv: m,
+    /// What undoing move `m` (which moved piece code `moved` and took `captured`) needs back
+    /// of the position as it stands before it.
+    #[inline(always)]
+    fn undo(&self, mv: Move, moved: u8, captured: u8) -> Undo {
+        Undo {
+            mv,
             moved,
             captured,
             castling: self.castling,
@@ -399,7 +396,17 @@ impl Position {
             checks: self.checks,
             checked: false,
             old_wall: 0,
-        });
+        }
+    }
+
+    pub fn make(&mut self, m: Move) {
+        let (from, to, kind) = (m.from(), m.to(), m.kind());
+        let us = self.side;
+        let moved = self.board[from];
+        let ty = code_type(moved);
+        let capture_sq = if kind == MoveKind::EnPassant { self.ep_victim } else { to };
+        let captured = if kind == MoveKind::Castle || m.is_pass() { 0 } else { self.board[capture_sq] };
+        self.history.push(self.undo(m, moved, captured));
         let z = &self.variant.zobrist;
         let mut key = self.key;
         for sq in self.ep {
@@ -535,19 +542,7 @@ impl Position {
 
     /// Passes the move (for null-move pruning); undone by `unmake_null`.
     pub fn make_null(&mut self) {
-        self.history.push(Undo {
-            mv: Move::NONE,
-            moved: 0,
-            captured: 0,
-            castling: self.castling,
-            ep: self.ep,
-            ep_victim: self.ep_victim,
-            halfmove: self.halfmove,
-            key: self.key,
-            checks: self.checks,
-            checked: false,
-            old_wall: 0,
-        });
+        self.history.push(self.undo(Move::NONE, 0, 0));
         for sq in self.ep {
             self.key ^= self.variant.zobrist.en_passant[sq];
         }
