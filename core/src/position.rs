@@ -380,8 +380,8 @@ impl Position {
         Some(CastlePath { king, king_to, rook, rook_to, empty, king_path: geo.span(king, king_to) })
     }
 
-    /// What undoing move `m` (which moved piece code `moved` and took `captured`) needs back
-    /// of the position as it stands before it.
+    /// What undoing `mv` (which moves piece code `moved` and takes `captured`) needs back of
+    /// the position as it stands before it.
     #[inline(always)]
     fn undo(&self, mv: Move, moved: u8, captured: u8) -> Undo {
         Undo {
