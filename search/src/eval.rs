@@ -39,8 +39,12 @@
 //!   several royal pieces, the one on the lowest square).
 //! - `king_assault`: `king_attack` again, counted only when two pieces or more (pawn-type and
 //!   royal pieces aside) attack there: an attack grows faster than its attackers.
+//! - `passed_free`: per passed pawn-type piece whose squares ahead on its file no enemy piece
+//!   stands on or attacks, the ranks it has advanced (nothing holds it yet).
+//! - `supported_up`: per `supported` pawn-type piece, the ranks it has advanced (a chain or a
+//!   phalanx is worth more further up).
 //!
-//! These five are 0 by default, fitted where a variant's weights are.
+//! These seven are 0 by default, fitted where a variant's weights are.
 //! - `safe_check`: per piece (pawn-type and royal pieces aside), the squares of its moves
 //!   from which it would attack the enemy royal piece and that no enemy piece attacks: the
 //!   checks an attack is made of. Counted against a side's only royal piece (a check on one
@@ -170,6 +174,8 @@ terms! {
     PasserKing "passer_king" Pawn NONE;
     KingAssault "king_assault" Apart NONE;
     SafeCheck "safe_check" Apart pieces(30, 10);
+    PassedFree "passed_free" Apart NONE;
+    SupportedUp "supported_up" Pawn NONE;
 }
 
 impl Term {
@@ -911,7 +917,9 @@ impl Shape {
         }
         sums[Term::Doubled] += i32::from((self.behind[colour][sq] & same).non_empty());
         sums[Term::Isolated] += i32::from((self.neighbour_files[sq] & camp.own_pawns).is_empty());
-        sums[Term::Supported] += i32::from((self.support[colour][sq] & camp.own_pawns).non_empty());
+        let supported = i32::from((self.support[colour][sq] & camp.own_pawns).non_empty());
+        sums[Term::Supported] += supported;
+        sums[Term::SupportedUp] += supported * up;
     }
 
     /// The piece family's terms of a piece (not pawn-type) on `sq`.
@@ -960,6 +968,23 @@ fn apart_terms(
             }
             if let Some(own) = pos.royals(colour).into_iter().next() {
                 add(side(BARE_NEAR), side(BARE_NEAR), sign * (shape.span - shape.distance(own, king)));
+            }
+        }
+        // Passed pawn-type pieces whose way up their file no enemy piece holds or attacks.
+        let enemy = pos.colour_bb(them);
+        let (enemy_pawns, unsafe_) = (pos.pawns() & enemy, enemy | attacks[them]);
+        for ty in v.pawn_types.iter() {
+            let free: i32 = pos
+                .pieces(colour, ty)
+                .filter(|&sq| {
+                    let front = shape.front[colour][sq];
+                    (front & enemy_pawns).is_empty() && (front & shape.file[sq] & unsafe_).is_empty()
+                })
+                .map(|sq| shape.up[colour][sq])
+                .sum();
+            if free != 0 {
+                let j = w.index(Term::PassedFree, ty);
+                add(j, j + table_end, sign * free);
             }
         }
         let hanging = pos.colour_bb(colour) & attacks[them] & !attacks[colour];
@@ -1295,6 +1320,29 @@ mod tests {
         assert!(contribution("chess", chain, Term::Supported, 'p') > 0);
         assert!(contribution("chess", fen, Term::Doubled, 'p') < 0);
         assert!(contribution("chess", fen, Term::Isolated, 'p') < 0);
+    }
+
+    #[test]
+    fn a_passed_pawn_whose_way_up_is_free() {
+        let free = |fen: &str| feature("chess", fen, Term::PassedFree, 'p');
+        // e5, 4 ranks up: e6, e7 and e8 empty and unattacked (Black's king on a8).
+        assert_eq!(free("k7/8/8/4P3/8/8/8/4K3 w - - 0 1"), 4);
+        // A rook attacking e7, or a piece standing on e8, holds the way.
+        assert_eq!(free("k7/7r/8/4P3/8/8/8/4K3 w - - 0 1"), 0);
+        assert_eq!(free("k3n3/8/8/4P3/8/8/8/4K3 w - - 0 1"), 0);
+        // An own piece in the way does not; a pawn that is not passed has no free way.
+        assert_eq!(free("k3N3/8/8/4P3/8/8/8/4K3 w - - 0 1"), 4);
+        assert_eq!(free("k7/3p4/8/4P3/8/8/8/4K3 w - - 0 1"), 0);
+        // Black's d4 pawn, 4 ranks up for Black: counted against White.
+        assert_eq!(free("k7/8/8/8/3p4/8/8/7K w - - 0 1"), -4);
+    }
+
+    #[test]
+    fn supported_pawns_count_the_ranks_they_stand_up() {
+        // d5 (4 ranks up) defended by e4; e4 itself is not supported.
+        assert_eq!(feature("chess", "4k3/8/8/3P4/4P3/8/8/4K3 w - - 0 1", Term::SupportedUp, 'p'), 4);
+        // A phalanx on the third rank: each 2 ranks up.
+        assert_eq!(feature("chess", "4k3/8/8/8/8/3PP3/8/4K3 w - - 0 1", Term::SupportedUp, 'p'), 4);
     }
 
     #[test]
