@@ -794,6 +794,8 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
     // Each side's squares its pieces can move to, by type, for the safe checks once both
     // sides' attacks are known.
     let mut reach_by_type = [[Bitboard::EMPTY; MAX_TYPES]; 2];
+    // Each side's passed pawn-type pieces, for their way up once the enemy's attacks are known.
+    let mut passers = [Bitboard::EMPTY; 2];
     let pawn_attacks: [Bitboard; 2] = Colour::BOTH.map(|colour| {
         let each = v.pawn_types.iter().flat_map(|t| pos.pieces(colour, t).map(move |sq| (t, sq)));
         each.fold(Bitboard::EMPTY, |a, (t, sq)| a | v.moves[colour][t].targets(&v.rays, sq, occ).1)
@@ -849,7 +851,11 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
                 let j = pst + class[sq];
                 add(j, j + pst_end, sign);
                 match pawn {
-                    true => shape.pawn_terms(&camp, sq, up, pcs, &mut sums),
+                    true => {
+                        if shape.pawn_terms(&camp, sq, up, pcs, &mut sums) {
+                            passers[colour.index()].set(sq);
+                        }
+                    }
                     false => shape.piece_terms(&camp, sq, &mut sums),
                 }
                 if piece.royal {
@@ -887,7 +893,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
             }
         }
     }
-    apart_terms(pos, w, &attacks, &reach_by_type, &mut add);
+    apart_terms(pos, w, &attacks, &reach_by_type, &passers, &mut add);
     material
 }
 
@@ -904,11 +910,12 @@ struct Camp {
 
 impl Shape {
     /// The pawn family's terms of a pawn-type piece on `sq`, `up` ranks from its side's back
-    /// rank; `same`: the pieces of its type and side.
+    /// rank; `same`: the pieces of its type and side. Whether it is passed.
     #[inline(always)]
-    fn pawn_terms(&self, camp: &Camp, sq: Square, up: i32, same: Bitboard, sums: &mut Sums) {
+    fn pawn_terms(&self, camp: &Camp, sq: Square, up: i32, same: Bitboard, sums: &mut Sums) -> bool {
         let colour = camp.colour;
-        if (self.front[colour][sq] & camp.enemy_pawns).is_empty() {
+        let passed = (self.front[colour][sq] & camp.enemy_pawns).is_empty();
+        if passed {
             sums[Term::Passed] += up;
             sums[Term::Passed2] += up * up;
             if let ([Some(k), Some(e)], Some(stop)) = (camp.kings, self.stop[colour][sq]) {
@@ -920,6 +927,7 @@ impl Shape {
         let supported = i32::from((self.support[colour][sq] & camp.own_pawns).non_empty());
         sums[Term::Supported] += supported;
         sums[Term::SupportedUp] += supported * up;
+        passed
     }
 
     /// The piece family's terms of a piece (not pawn-type) on `sq`.
@@ -945,6 +953,7 @@ fn apart_terms(
     w: &Weights,
     attacks: &[Bitboard; 2],
     reach_by_type: &[[Bitboard; MAX_TYPES]; 2],
+    passers: &[Bitboard; 2],
     add: &mut impl FnMut(usize, usize, i32),
 ) {
     let v = pos.variant();
@@ -971,15 +980,11 @@ fn apart_terms(
             }
         }
         // Passed pawn-type pieces whose way up their file no enemy piece holds or attacks.
-        let enemy = pos.colour_bb(them);
-        let (enemy_pawns, unsafe_) = (pos.pawns() & enemy, enemy | attacks[them]);
-        for ty in v.pawn_types.iter() {
-            let free: i32 = pos
-                .pieces(colour, ty)
-                .filter(|&sq| {
-                    let front = shape.front[colour][sq];
-                    (front & enemy_pawns).is_empty() && (front & shape.file[sq] & unsafe_).is_empty()
-                })
+        let unsafe_ = pos.colour_bb(them) | attacks[them];
+        for ty in v.pawn_types.iter().filter(|_| passers[colour.index()].non_empty()) {
+            let free: i32 = (passers[colour.index()] & pos.pieces(colour, ty))
+                .into_iter()
+                .filter(|&sq| (shape.front[colour][sq] & shape.file[sq] & unsafe_).is_empty())
                 .map(|sq| shape.up[colour][sq])
                 .sum();
             if free != 0 {
@@ -1335,6 +1340,10 @@ mod tests {
         assert_eq!(free("k7/3p4/8/4P3/8/8/8/4K3 w - - 0 1"), 0);
         // Black's d4 pawn, 4 ranks up for Black: counted against White.
         assert_eq!(free("k7/8/8/8/3p4/8/8/7K w - - 0 1"), -4);
+        // Fitted to Fairy-Stockfish's Great Shatranj, such a pawn is worth more in the endgame.
+        let v = Variant::builtin("great-shatranj");
+        let w = Weights::for_variant(&v);
+        assert!(w.values[w.end(w.index(Term::PassedFree, v.piece_type('p').unwrap()))] > 0);
     }
 
     #[test]
