@@ -980,9 +980,9 @@ fn apart_terms(
             }
         }
         // Passed pawn-type pieces whose way up their file no enemy piece holds or attacks.
-        let unsafe_ = pos.colour_bb(them) | attacks[them];
-        for ty in v.pawn_types.iter().filter(|_| passers[colour.index()].non_empty()) {
-            let free: i32 = (passers[colour.index()] & pos.pieces(colour, ty))
+        let (passers, unsafe_) = (passers[colour.index()], pos.colour_bb(them) | attacks[them]);
+        for ty in v.pawn_types.iter() {
+            let free: i32 = (passers & pos.pieces(colour, ty))
                 .into_iter()
                 .filter(|&sq| (shape.front[colour][sq] & shape.file[sq] & unsafe_).is_empty())
                 .map(|sq| shape.up[colour][sq])
