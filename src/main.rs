@@ -35,6 +35,8 @@ enum Command {
     Perft(commands::perft::PerftArgs),
     /// The legal moves of positions (FEN lines on standard input), for scripts.
     Moves(commands::moves::MovesArgs),
+    /// The static evaluation of positions (FEN lines on standard input) and its features, as CSV.
+    Eval(commands::eval::EvalArgs),
     /// Self-play games of one variant in parallel: games.csv, positions.csv, summary.csv.
     Selfplay(commands::selfplay::SelfplayArgs),
     /// Engine A against engine B in colour-swapped pairs: Elo, LOS, SPRT.
@@ -86,6 +88,7 @@ fn main() -> ExitCode {
         Command::Variants { keys } => commands::variants(keys),
         Command::Perft(args) => commands::perft::run(args),
         Command::Moves(args) => commands::moves::run(args),
+        Command::Eval(args) => commands::eval::run(args),
         Command::Selfplay(a) => commands::selfplay::run_selfplay(a),
         Command::Match(a) => commands::selfplay::run_match(*a),
         Command::Balance(a) => commands::selfplay::run_balance(a),

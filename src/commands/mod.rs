@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod book;
+pub mod eval;
 pub mod import;
 pub mod label;
 pub mod moves;
