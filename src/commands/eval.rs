@@ -35,10 +35,12 @@ pub fn run(a: EvalArgs) -> CmdResult {
         None => Weights::for_variant(&variant),
     };
     // The features with a column: every weight but the endgame partners of tapered ones.
-    let columns: Vec<usize> = (0..weights.len())
-        .filter(|&j| !matches!(weights.slot(j), Slot::TableEnd(..) | Slot::PstEnd(..)))
-        .filter(|_| a.features)
-        .collect();
+    let columns: Vec<usize> = match a.features {
+        true => {
+            (0..weights.len()).filter(|&j| !matches!(weights.slot(j), Slot::TableEnd(..) | Slot::PstEnd(..))).collect()
+        }
+        false => Vec::new(),
+    };
     // A FEN holds no comma, nor does a weight's name: the fields need no quoting.
     let names = columns.iter().map(|&j| {
         let (table, key) = weights.name(j);
