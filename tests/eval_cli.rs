@@ -71,3 +71,26 @@ fn a_bad_line_is_named_and_nothing_is_lost_before_it() {
     assert!(err.contains("standard input, line 2") && err.contains("not a fen"), "{err}");
     assert_eq!(out.lines().count(), 2, "the header and the first position: {out}");
 }
+
+#[test]
+fn another_weights_file_weighs_the_same_features() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("eval_cli-weights");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let (light, heavy) = (file("light.toml", "[material]\nq = 1000\n"), file("heavy.toml", "[material]\nq = 5000\n"));
+    let fen = "4k3/7p/8/8/8/8/PP6/3QK3 w - - 0 1\n";
+    let score = |w: &str| -> i32 {
+        let (ok, out, err) = eval(&["--variant", "chess", "--weights", w], fen);
+        assert!(ok, "{err}");
+        field(&rows(&out)[0], "eval").parse().unwrap()
+    };
+    // Material is not tapered: White's one queen more moves the evaluation by the difference.
+    assert_eq!(score(&heavy) - score(&light), 4000);
+    let bad = file("bad.toml", "[material]\nq = \"x\"\n");
+    let (ok, _, err) = eval(&["--variant", "chess", "--weights", &bad], fen);
+    assert!(!ok && err.contains("bad.toml:2"), "{err}");
+}
