@@ -13,7 +13,9 @@ fn eval(args: &[&str], input: &str) -> (bool, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    // A run refused before it reads (a bad weights file) may close its input first: the write
+    // then fails, and what counts is its exit and its error.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
     let o = child.wait_with_output().unwrap();
     (o.status.success(), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
 }
