@@ -14,8 +14,10 @@ fn eval(args: &[&str], input: &str) -> (bool, String, String) {
         .spawn()
         .unwrap();
     // A run refused before it reads (a bad weights file) may close its input first: the write
-    // then fails, and what counts is its exit and its error.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    // then meets a broken pipe, and what counts is its exit and its error.
+    if let Err(e) = child.stdin.take().unwrap().write_all(input.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     let o = child.wait_with_output().unwrap();
     (o.status.success(), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
 }
