@@ -43,8 +43,12 @@
 //!   stands on or attacks, the ranks it has advanced (nothing holds it yet).
 //! - `supported_up`: per `supported` pawn-type piece, the ranks it has advanced (a chain or a
 //!   phalanx is worth more further up).
+//! - `king_danger`: the square of a side's attack on the enemy royal piece (a side's only
+//!   one), counted on that piece's type: the squares of its zone that the side's pieces
+//!   (pawn-type and royal pieces aside) attack, plus the side's safe checks (below). An
+//!   attack grows faster than its parts, which the linear terms alone cannot say.
 //!
-//! These seven are 0 by default, fitted where a variant's weights are.
+//! These eight are 0 by default, fitted where a variant's weights are.
 //! - `safe_check`: per piece (pawn-type and royal pieces aside), the squares of its moves
 //!   from which it would attack the enemy royal piece and that no enemy piece attacks: the
 //!   checks an attack is made of. Counted against a side's only royal piece (a check on one
@@ -176,6 +180,7 @@ terms! {
     SafeCheck "safe_check" Apart pieces(30, 10);
     PassedFree "passed_free" Apart NONE;
     SupportedUp "supported_up" Pawn NONE;
+    KingDanger "king_danger" Apart NONE;
 }
 
 impl Term {
@@ -796,6 +801,8 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
     let mut reach_by_type = [[Bitboard::EMPTY; MAX_TYPES]; 2];
     // Each side's passed pawn-type pieces, for their way up once the enemy's attacks are known.
     let mut passers = [Bitboard::EMPTY; 2];
+    // Each side's pieces' (pawn-type and royal ones aside) squares of the enemy king's zone.
+    let mut zone_attacks = [0i32; 2];
     let pawn_attacks: [Bitboard; 2] = Colour::BOTH.map(|colour| {
         let each = v.pawn_types.iter().flat_map(|t| pos.pieces(colour, t).map(move |sq| (t, sq)));
         each.fold(Bitboard::EMPTY, |a, (t, sq)| a | v.moves[colour][t].targets(&v.rays, sq, occ).1)
@@ -847,6 +854,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
                 let hits = ((q | c) & enemy_zone).count() as i32;
                 sums[Term::KingAttack] += hits;
                 assailants += i32::from(hits > 0) & assails;
+                zone_attacks[colour.index()] += hits & -assails;
                 sums[Term::Threat] += (c & prey).count() as i32;
                 let j = pst + class[sq];
                 add(j, j + pst_end, sign);
@@ -893,7 +901,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
             }
         }
     }
-    apart_terms(pos, w, &attacks, &reach_by_type, &passers, &mut add);
+    apart_terms(pos, w, &attacks, &reach_by_type, &passers, &zone_attacks, &mut add);
     material
 }
 
@@ -945,8 +953,9 @@ impl Shape {
     }
 }
 
-/// The terms counted apart, once both sides' attacks (`attacks`) and the squares each type
-/// can go to (`reach_by_type`) are known: hanging pieces and safe checks.
+/// The terms counted apart, once both sides' attacks (`attacks`), the squares each type can
+/// go to (`reach_by_type`) and each side's pieces' squares of the enemy king's zone
+/// (`zone_attacks`) are known: hanging pieces, safe checks and the king's danger.
 #[inline(always)]
 fn apart_terms(
     pos: &Position,
@@ -954,6 +963,7 @@ fn apart_terms(
     attacks: &[Bitboard; 2],
     reach_by_type: &[[Bitboard; MAX_TYPES]; 2],
     passers: &[Bitboard; 2],
+    zone_attacks: &[i32; 2],
     add: &mut impl FnMut(usize, usize, i32),
 ) {
     let v = pos.variant();
@@ -1010,16 +1020,23 @@ fn apart_terms(
             .piece_types()
             .filter(|&t| !v.piece(t).royal && !v.piece(t).pawn && (reach_by_type[colour][t] & safe).non_empty())
             .collect();
-        if checkers.is_empty() {
-            continue;
-        }
-        let origins = pos.attack_origins_of(king, colour, checkers, occ);
-        for ty in checkers {
-            let n = (reach_by_type[colour][ty] & safe & origins[ty]).count() as i32;
-            if n != 0 {
-                let j = w.index(Term::SafeCheck, ty);
-                add(j, j + table_end, sign * n);
+        let mut checks = 0;
+        if !checkers.is_empty() {
+            let origins = pos.attack_origins_of(king, colour, checkers, occ);
+            for ty in checkers {
+                let n = (reach_by_type[colour][ty] & safe & origins[ty]).count() as i32;
+                if n != 0 {
+                    let j = w.index(Term::SafeCheck, ty);
+                    add(j, j + table_end, sign * n);
+                    checks += n;
+                }
             }
+        }
+        let attack = zone_attacks[colour.index()] + checks;
+        if attack != 0 {
+            let ty = pos.piece_at(king).map_or(PieceType::default(), |(_, t)| t);
+            let j = w.index(Term::KingDanger, ty);
+            add(j, j + table_end, sign * attack * attack);
         }
     }
 }
@@ -1190,6 +1207,25 @@ mod tests {
         // Fitted to Fairy-Stockfish's evaluations, a queen in an assault is worth more.
         let v = Variant::builtin("chess");
         assert!(Weights::for_variant(&v).get(Term::KingAssault, v.piece_type('q').unwrap()) > 0);
+    }
+
+    #[test]
+    fn a_kings_danger_is_the_square_of_the_attack_on_it() {
+        // The d4 queen reaches g7 and h8 of the g8 king's zone, the h5 knight g7; the h6 pawn's
+        // g7 and h7 are no part of it. Both pieces have safe checks.
+        let fen = "6k1/8/7P/7N/3Q4/8/8/4K3 b - - 0 1";
+        let part = |term, l| feature("chess", fen, term, l);
+        let (zone, checks) = (
+            part(Term::KingAttack, 'q') + part(Term::KingAttack, 'n'),
+            part(Term::SafeCheck, 'q') + part(Term::SafeCheck, 'n'),
+        );
+        assert_eq!((zone, part(Term::KingAttack, 'p')), (3, 2));
+        assert!(part(Term::SafeCheck, 'n') > 0 && part(Term::SafeCheck, 'q') > 0);
+        assert_eq!(part(Term::KingDanger, 'k'), (zone + checks) * (zone + checks));
+        // The same attack by Black counts against White; no attack, no danger.
+        let black = "4k3/8/8/3q4/7n/7p/8/6K1 w - - 0 1";
+        assert_eq!(feature("chess", black, Term::KingDanger, 'k'), -(zone + checks) * (zone + checks));
+        assert_eq!(feature("chess", "4k3/3ppp2/8/8/8/8/PPPPPPPP/R3K3 w - - 0 1", Term::KingDanger, 'k'), 0);
     }
 
     #[test]
