@@ -854,7 +854,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
                 let hits = ((q | c) & enemy_zone).count() as i32;
                 sums[Term::KingAttack] += hits;
                 assailants += i32::from(hits > 0) & assails;
-                zone_attacks[colour.index()] += hits & -assails;
+                zone_attacks[colour.index()] += hits * assails;
                 sums[Term::Threat] += (c & prey).count() as i32;
                 let j = pst + class[sq];
                 add(j, j + pst_end, sign);
