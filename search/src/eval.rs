@@ -1034,7 +1034,7 @@ fn apart_terms(
         }
         let attack = zone_attacks[colour.index()] + checks;
         if attack != 0 {
-            let ty = pos.piece_at(king).map_or(PieceType::default(), |(_, t)| t);
+            let (_, ty) = pos.piece_at(king).expect("a royal piece stands on its square");
             let j = w.index(Term::KingDanger, ty);
             add(j, j + table_end, sign * attack * attack);
         }
