@@ -111,7 +111,7 @@ impl Variant {
         let immobile = Colour::BOTH.map(|c| {
             std::array::from_fn(|t| match tables.moves[c].get(t) {
                 Some(ms) => {
-                    geo.all().filter(|&sq| ms.targets(&tables.rays, sq, Bitboard::EMPTY).0.is_empty()).collect()
+                    geo.all().filter(|&sq| ms.targets(&tables.rays, sq, Bitboard::<u128>::EMPTY).0.is_empty()).collect()
                 }
                 None => Bitboard::EMPTY,
             })

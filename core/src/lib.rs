@@ -1,4 +1,4 @@
-//! hoplite-core: bitboards on `u128`, Betza pieces, variants as data, legal moves, perft.
+//! hoplite-core: bitboards on `u128` (on `u64` where the board fits), Betza pieces, variants as data, legal moves, perft.
 #![forbid(unsafe_code)]
 
 pub mod betza;
@@ -20,12 +20,12 @@ pub mod types;
 pub mod variant;
 pub mod zobrist;
 
-pub use bitboard::Bitboard;
+pub use bitboard::{Bitboard, Bits};
 pub use error::{FenError, FenErrorKind, MoveError, SetupError, VariantError};
 pub use geometry::Geometry;
 pub use moves::{Move, MoveKind};
 pub use outcome::{GameResult, Termination};
-pub use position::Position;
+pub use position::{Job, Position};
 pub use setup::{Placed, Setup};
 pub use types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
 pub use variant::{PieceDef, Variant};

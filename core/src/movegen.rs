@@ -6,7 +6,7 @@
 //! unattacked one. Otherwise every move is tested against the rules of check. Then the rules
 //! that look at all the moves: a capture is compulsory, a check is forbidden.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Bits};
 use crate::moves::{Move, MoveKind};
 use crate::outcome::{GameResult, Termination};
 use crate::position::{castling_right, code_type, CastlePath, Position};
@@ -17,72 +17,72 @@ use std::ops::ControlFlow;
 /// How moves are checked for legality while they are generated.
 // Built once per node on the stack; boxing the pin list would allocate in the hot path.
 #[allow(clippy::large_enum_variant)]
-enum Legality {
+enum Legality<B: Bits> {
     /// One royal piece, on `king`: only its moves are tested; a pinned piece keeps to its
     /// line, and the other pieces may go only to `evasions` (see `Position::evasions`), all
     /// squares when the king is not `checked`.
-    Fast { king: Square, pins: Pins, evasions: Bitboard, checked: bool },
+    Fast { king: Square, pins: Pins<B>, evasions: Bitboard<B>, checked: bool },
     /// Several royal pieces, not all attacked: a piece not pinned to one of the unattacked
     /// ones cannot expose it, so only the moves of the royal pieces and of the pieces
     /// `pinned` to every unattacked one are tested.
-    Royals { royals: Bitboard, pinned: Bitboard },
+    Royals { royals: Bitboard<B>, pinned: Bitboard<B> },
     /// Every move is tested.
     Test,
 }
 
 /// The pieces pinned to a royal piece by enemy riders, each with the line it may move along.
-struct Pins {
-    pinned: Bitboard,
-    lines: [(Square, Bitboard); 16],
+struct Pins<B: Bits> {
+    pinned: Bitboard<B>,
+    lines: [(Square, Bitboard<B>); 16],
     n: usize,
 }
 
-impl Pins {
-    fn line(&self, sq: Square) -> Bitboard {
+impl<B: Bits> Pins<B> {
+    fn line(&self, sq: Square) -> Bitboard<B> {
         self.lines[..self.n].iter().find(|p| p.0 == sq).map_or(!Bitboard::EMPTY, |p| p.1)
     }
 }
 
 /// The attackers an attack walk looks for.
 #[derive(Clone, Copy)]
-enum Sought {
+enum Sought<B: Bits> {
     /// The pieces standing on these squares.
-    Pieces(Bitboard),
+    Pieces(Bitboard<B>),
     /// Pieces of these types, wherever they would stand.
     Origins(TypeSet),
 }
 
-impl Position {
+impl<B: Bits> Position<B> {
     /// The one walk over side `by`'s attack tables towards `sq`, the board holding `occ`: for
     /// each table entry with `sought` attackers, `visit` gets their types and the squares they
     /// attack `sq` from (a rider's up to the first piece on its line), and may stop the walk.
     /// A piece confined to a region attacks only the squares it may enter. Inlined, so that
     /// each caller's `sought` and visitor fold into its own loop.
     #[inline(always)]
-    fn walk_attacks<B>(
+    fn walk_attacks<R>(
         &self,
         sq: Square,
         by: Colour,
-        occ: Bitboard,
-        sought: Sought,
-        visit: impl FnMut(TypeSet, Bitboard) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
+        occ: Bitboard<B>,
+        sought: Sought<B>,
+        visit: impl FnMut(TypeSet, Bitboard<B>) -> ControlFlow<R>,
+    ) -> ControlFlow<R> {
         match self.variant.plain_attacks[by] {
-            true => self.walk::<false, B>(sq, by, occ, sought, visit),
-            false => self.walk::<true, B>(sq, by, occ, sought, visit),
+            true => self.walk::<false, R>(sq, by, occ, sought, visit),
+            false => self.walk::<true, R>(sq, by, occ, sought, visit),
         }
     }
 
     /// `walk_attacks` for a side with (`KIT`) or without confined pieces and hoppers.
     #[inline(always)]
-    fn walk<const KIT: bool, B>(
+    fn walk<const KIT: bool, R>(
         &self,
         sq: Square,
         by: Colour,
-        occ: Bitboard,
-        sought: Sought,
-        mut visit: impl FnMut(TypeSet, Bitboard) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
+        occ: Bitboard<B>,
+        sought: Sought<B>,
+        mut visit: impl FnMut(TypeSet, Bitboard<B>) -> ControlFlow<R>,
+    ) -> ControlFlow<R> {
         let v = &*self.variant;
         let a = &v.attackers[by];
         let confined = KIT && v.confined;
@@ -97,16 +97,16 @@ impl Position {
                 Sought::Origins(_) => continue,
             };
             if let Some(only) = l.only_from {
-                within &= only;
+                within &= only.to();
             }
             // Most entries have no piece to look for: their tables are not read.
             if within.is_empty() {
                 continue;
             }
             let ms = &l.captures;
-            let mut from = ms.capture[sq];
+            let mut from = ms.capture[sq].to();
             for leap in ms.lame_leaps(sq) {
-                if (leap.path & occ).is_empty() {
+                if (leap.path.to() & occ).is_empty() {
                     from.set(leap.to);
                 }
             }
@@ -135,7 +135,7 @@ impl Position {
                         continue;
                     }
                     let line = v.rays.attacks(r.dir, sq, occ);
-                    (types, r.reach.as_ref().map_or(line, |reach| line & reach[sq]))
+                    (types, r.reach.as_ref().map_or(line, |reach| line & reach[sq].to()))
                 }
             };
             visit(types, from)?;
@@ -154,7 +154,7 @@ impl Position {
             }
             let mut from = v.rays.attacks(h.dir, screen, occ);
             if let Some(reach) = &h.reach {
-                from &= reach[sq];
+                from &= reach[sq].to();
             }
             let from = match sought {
                 Sought::Pieces(on) => from & on & self.by_type[h.ty],
@@ -169,15 +169,15 @@ impl Position {
     /// Whether `sq` is attacked by side `by`, with occupancy `occ` and only the pieces of `by`
     /// in `mask` counting as attackers.
     #[inline]
-    pub fn attacked_by(&self, sq: Square, by: Colour, occ: Bitboard, mask: Bitboard) -> bool {
+    pub fn attacked_by(&self, sq: Square, by: Colour, occ: Bitboard<B>, mask: Bitboard<B>) -> bool {
         let found =
-            |_, from: Bitboard| if from.non_empty() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) };
+            |_, from: Bitboard<B>| if from.non_empty() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) };
         self.walk_attacks(sq, by, occ, Sought::Pieces(mask), found).is_break()
     }
 
     /// The pieces of side `by` that attack `sq` when the board holds only `occ`: what a static
     /// exchange evaluation needs, the x-rays behind a capturer appearing as `occ` loses it.
-    pub fn attackers_to(&self, sq: Square, by: Colour, occ: Bitboard) -> Bitboard {
+    pub fn attackers_to(&self, sq: Square, by: Colour, occ: Bitboard<B>) -> Bitboard<B> {
         let mut out = Bitboard::EMPTY;
         let _: ControlFlow<()> = self.walk_attacks(sq, by, occ, Sought::Pieces(self.by_colour[by] & occ), |_, from| {
             out |= from;
@@ -191,7 +191,13 @@ impl Position {
     /// gives check, for `sq` a royal piece's square): the attack tables `attackers_to` reads,
     /// taken for every square rather than the pieces. A ray shared by several types is traced
     /// once.
-    pub fn attack_origins_of(&self, sq: Square, by: Colour, types: TypeSet, occ: Bitboard) -> [Bitboard; MAX_TYPES] {
+    pub fn attack_origins_of(
+        &self,
+        sq: Square,
+        by: Colour,
+        types: TypeSet,
+        occ: Bitboard<B>,
+    ) -> [Bitboard<B>; MAX_TYPES] {
         let mut out = [Bitboard::EMPTY; MAX_TYPES];
         let _: ControlFlow<()> = self.walk_attacks(sq, by, occ, Sought::Origins(types), |types, from| {
             for t in types {
@@ -218,7 +224,7 @@ impl Position {
 
     /// The pseudo-royal pieces of `colour`: of each listed type, all of them while it has at
     /// most `count + 1`.
-    pub fn pseudo_royals(&self, colour: Colour) -> Bitboard {
+    pub fn pseudo_royals(&self, colour: Colour) -> Bitboard<B> {
         let Some(pr) = self.variant.rules.pseudo_royal else { return Bitboard::EMPTY };
         pr.types
             .iter()
@@ -294,9 +300,9 @@ impl Position {
             Some(types) => self.types_bb(types) & self.by_colour[c],
             None => self.by_colour[c],
         };
-        let there = pieces & f.region[c];
+        let there = pieces & f.region[c].to();
         let n = there.count();
-        let enough = n >= f.count || (f.blocked && n > 0 && (f.region[c] & !self.occupied()).is_empty());
+        let enough = n >= f.count || (f.blocked && n > 0 && (f.region[c].to() & !self.occupied()).is_empty());
         if n == 0 || !enough {
             return false;
         }
@@ -362,7 +368,7 @@ impl Position {
             }
             MoveKind::Normal => {}
         }
-        let moved = |b: Bitboard| if b.has(from) { (b & !from_bb) | to_bb } else { b };
+        let moved = |b: Bitboard<B>| if b.has(from) { (b & !from_bb) | to_bb } else { b };
         royals = moved(royals);
         let plain = v.rules.pseudo_royal.is_none() && !v.rules.flying_general;
         if plain {
@@ -394,12 +400,12 @@ impl Position {
 
     /// Whether a royal piece of ours (`ours`) and one of the opponent's see each other along an
     /// empty file or rank of `occ`.
-    fn royals_face(&self, ours: Bitboard, occ: Bitboard) -> bool {
+    fn royals_face(&self, ours: Bitboard<B>, occ: Bitboard<B>) -> bool {
         let geo = self.variant.geometry;
         let theirs = self.royals(!self.side);
         ours.into_iter().any(|a| {
             theirs.into_iter().any(|b| {
-                (geo.file(a) == geo.file(b) || geo.rank(a) == geo.rank(b)) && (geo.between(a, b) & occ).is_empty()
+                (geo.file(a) == geo.file(b) || geo.rank(a) == geo.rank(b)) && (geo.between(a, b).to() & occ).is_empty()
             })
         })
     }
@@ -505,13 +511,13 @@ impl Position {
                 }
                 MoveKind::Normal => {}
             }
-            let empty = v.geometry.all() & !men & !self.walls;
+            let empty = v.geometry.all().to() & !men & !self.walls;
             let squares = match rule {
                 Walling::Past => Bitboard::square(from) & empty,
-                Walling::Duck | Walling::Static => empty & v.rules.walling_region[us],
+                Walling::Duck | Walling::Static => empty & v.rules.walling_region[us].to(),
                 Walling::Arrow => {
                     let ty = m.promoted().unwrap_or_else(|| code_type(self.board[from]));
-                    v.moves[us][ty].targets(&v.rays, to, men | self.walls).0 & empty & v.rules.walling_region[us]
+                    v.moves[us][ty].targets(&v.rays, to, men | self.walls).0 & empty & v.rules.walling_region[us].to()
                 }
             };
             let walls = squares.into_iter().map(|sq| m.with_wall(sq));
@@ -554,7 +560,7 @@ impl Position {
     /// meet the check: the checker's square and the squares between it and the king on the
     /// line it attacks along; only the checker's square when a block would not stop its
     /// attack (a leap, or a leap beside the ride); none under a double check.
-    fn evasions(&self, king: Square) -> Bitboard {
+    fn evasions(&self, king: Square) -> Bitboard<B> {
         let v = &*self.variant;
         let them = !self.side;
         let occ = self.occupied();
@@ -578,7 +584,7 @@ impl Position {
 
     /// With several royal pieces, the pieces pinned to every one of them that is not attacked;
     /// every move is tested when all are (check).
-    fn pinned_to_the_unattacked(&self, royals: Bitboard) -> Legality {
+    fn pinned_to_the_unattacked(&self, royals: Bitboard<B>) -> Legality<B> {
         let them = !self.side;
         let occ = self.occupied();
         let mut pinned = None;
@@ -591,7 +597,7 @@ impl Position {
 
     /// Our pieces pinned to the royal piece on `king` by enemy riders, and the lines they may
     /// move along; None when there are more than it holds.
-    fn pins(&self, king: Square) -> Option<Pins> {
+    fn pins(&self, king: Square) -> Option<Pins<B>> {
         let v = &*self.variant;
         let us = self.side;
         let them = !us;
@@ -636,7 +642,7 @@ impl Position {
         Some(Pins { pinned, lines: pins, n: npins })
     }
 
-    fn generate(&self, out: &mut Vec<Move>, legality: &Legality, captures_only: bool) {
+    fn generate(&self, out: &mut Vec<Move>, legality: &Legality<B>, captures_only: bool) {
         let v = &*self.variant;
         let us = self.side;
         let them = !us;
@@ -644,7 +650,7 @@ impl Position {
         let empty = !occ;
         let theirs = self.by_colour[them];
         let ours = self.by_colour[us];
-        let zone = v.promotion_zone[us];
+        let zone = v.promotion_zone[us].to();
         for (t, piece) in v.typed_pieces() {
             let pcs = self.by_type[t] & ours;
             if pcs.is_empty() {
@@ -657,31 +663,32 @@ impl Position {
             let promotes = piece.promotes_in_zone(us);
             let shogi = piece.promotes.is_some();
             let capturable = if piece.no_same_capture { theirs & !self.by_type[t] } else { theirs };
-            let region = piece.region[us];
+            let region = piece.region[us].to();
             // Quiet moves wanted: all, or (for quiescence) only promotions.
             let quiet_ok = match (captures_only, promotes || shogi) {
                 (false, _) => empty,
                 (true, true) => empty & zone,
                 (true, false) => Bitboard::EMPTY,
             } & region;
-            let immobile = if v.rules.immobility_illegal { v.immobile[us][t] } else { Bitboard::EMPTY };
+            let immobile: Bitboard<B> =
+                if v.rules.immobility_illegal { v.immobile[us][t].to() } else { Bitboard::EMPTY };
             for from in pcs {
                 let (mut quiet, mut capture) = ms.targets(&v.rays, from, occ);
-                let mut ep = ms.en_passant[from];
+                let mut ep = ms.en_passant[from].to();
                 if initial.has(from) {
                     let (q, c) = ims.targets(&v.rays, from, occ);
                     quiet |= q;
                     capture |= c;
-                    ep |= ims.en_passant[from];
+                    ep |= ims.en_passant[from].to();
                 }
                 if let Some((_, rms)) = region_moves.as_ref().filter(|(squares, _)| squares.has(from)) {
                     let (q, c) = rms.targets(&v.rays, from, occ);
                     quiet |= q;
                     capture |= c;
-                    ep |= rms.en_passant[from];
+                    ep |= rms.en_passant[from].to();
                 }
                 let mut targets = (quiet & quiet_ok) | (capture & capturable & region);
-                ep &= self.ep & empty & region & v.rules.en_passant_region[us];
+                ep &= self.ep & empty & region & v.rules.en_passant_region[us].to();
                 let test = match legality {
                     Legality::Test => true,
                     Legality::Royals { royals, pinned } => royals.has(from) || pinned.has(from),

@@ -1,5 +1,6 @@
 //! Game-end detection: the result and the rule that decided it.
 
+use crate::bitboard::Bits;
 use crate::position::Position;
 use crate::types::{Colour, PieceType, MAX_TYPES};
 use crate::variant::{EndValue, MaterialCounting};
@@ -151,7 +152,7 @@ impl std::fmt::Display for Termination {
     }
 }
 
-impl Position {
+impl<B: Bits> Position<B> {
     /// How the game ends here, if it does: the one definition of a game's end, which the game
     /// loop, the search (through `draw_or_decision`) and UCI share. In order of precedence:
     /// a variant's decision (a bare king, extinction, a flag, n-check); no legal move

@@ -1,15 +1,28 @@
 //! Perft: counts of legal move sequences, the last ply counted in bulk; suite files.
 
+use crate::bitboard::Bits;
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{Job, Position};
 
-/// Leaf count at `depth`, reusing one move buffer per ply.
+/// Leaf count at `depth`, in the narrowest bitboards that hold the board.
 pub fn perft(pos: &mut Position, depth: usize) -> u64 {
+    struct Perft(usize);
+    impl Job for Perft {
+        type Output = u64;
+        fn run<B: Bits>(self, pos: &mut Position<B>) -> u64 {
+            perft_in(pos, self.0)
+        }
+    }
+    pos.in_narrowest(Perft(depth))
+}
+
+/// Leaf count at `depth` in the position's own width, reusing one move buffer per ply.
+pub fn perft_in<B: Bits>(pos: &mut Position<B>, depth: usize) -> u64 {
     let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
     count(pos, depth, &mut buffers)
 }
 
-fn count(pos: &mut Position, depth: usize, buffers: &mut [Vec<Move>]) -> u64 {
+fn count<B: Bits>(pos: &mut Position<B>, depth: usize, buffers: &mut [Vec<Move>]) -> u64 {
     if depth == 0 {
         return 1;
     }

@@ -1,7 +1,7 @@
 //! `Position`: placement, side to move, rights, counters; FEN in and out; make and unmake
 //! with an incremental Zobrist key.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Bits};
 use crate::error::{FenError, MoveError, SetupError};
 use crate::moves::{Move, MoveKind};
 use crate::setup::Setup;
@@ -24,12 +24,12 @@ pub(crate) fn code_colour(c: u8) -> Colour {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Undo {
+struct Undo<B: Bits> {
     mv: Move,
     moved: u8,
     captured: u8,
     castling: u8,
-    ep: Bitboard,
+    ep: Bitboard<B>,
     ep_victim: Square,
     halfmove: u32,
     key: u64,
@@ -42,43 +42,49 @@ struct Undo {
 
 /// Where a castling move takes king and rook, and what it needs.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct CastlePath {
+pub(crate) struct CastlePath<B: Bits> {
     pub king: Square,
     pub king_to: Square,
     pub rook: Square,
     pub rook_to: Square,
     /// The squares both pieces cross or land on, their own squares excepted: all must be empty.
-    pub empty: Bitboard,
+    pub empty: Bitboard<B>,
     /// The king's squares from start to destination: none may be attacked.
-    pub king_path: Bitboard,
+    pub king_path: Bitboard<B>,
+}
+
+/// Work on a position of either bitboard width (`Position::in_narrowest`).
+pub trait Job {
+    type Output;
+    fn run<B: Bits>(self, pos: &mut Position<B>) -> Self::Output;
 }
 
 #[derive(Clone)]
-pub struct Position {
+pub struct Position<B: Bits = u128> {
     pub(crate) variant: Arc<Variant>,
     pub(crate) board: [u8; 128],
-    pub(crate) by_colour: [Bitboard; 2],
-    pub(crate) by_type: [Bitboard; MAX_TYPES],
+    pub(crate) by_colour: [Bitboard<B>; 2],
+    pub(crate) by_type: [Bitboard<B>; MAX_TYPES],
     pub(crate) side: Colour,
     /// Rights: bit `2 * colour + (0 king side, 1 queen side)`.
     pub(crate) castling: u8,
     pub(crate) castle_rooks: [Square; 4],
     pub(crate) castle_kings: [Square; 2],
     /// Each right's squares, fixed from the setup on (`castle_squares`).
-    castle_paths: [Option<CastlePath>; 4],
-    pub(crate) ep: Bitboard,
+    castle_paths: [Option<CastlePath<B>>; 4],
+    pub(crate) ep: Bitboard<B>,
     pub(crate) ep_victim: Square,
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) key: u64,
     /// Squares no piece may stand on (`*` in a FEN).
-    pub(crate) walls: Bitboard,
+    pub(crate) walls: Bitboard<B>,
     /// n-check: the checks each side has still to give.
     pub(crate) checks: [u8; 2],
-    history: Vec<Undo>,
+    history: Vec<Undo<B>>,
 }
 
-impl std::fmt::Debug for Position {
+impl<B: Bits> std::fmt::Debug for Position<B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Position({} {})", self.variant.name, self.to_fen())
     }
@@ -151,6 +157,64 @@ impl Position {
         pos
     }
 
+    /// Runs `job` on this position with `u64` bitboards where the board has at most 64 squares
+    /// (half the work in every operation on squares), else on this one. The narrow copy is
+    /// dropped afterwards: a job leaves the position as it found it (it unmakes its moves).
+    pub fn in_narrowest<J: Job>(&mut self, job: J) -> J::Output {
+        match self.variant.geometry.squares() <= u64::SQUARES {
+            true => job.run(&mut self.to::<u64>()),
+            false => job.run(self),
+        }
+    }
+
+    /// This position with its bitboards in width `B`, which must hold the board (the narrow
+    /// path of the search and perft, `Bits`).
+    pub fn to<B: Bits>(&self) -> Position<B> {
+        debug_assert!(self.variant.geometry.squares() <= B::SQUARES);
+        let path = |p: &CastlePath<u128>| CastlePath {
+            king: p.king,
+            king_to: p.king_to,
+            rook: p.rook,
+            rook_to: p.rook_to,
+            empty: p.empty.to(),
+            king_path: p.king_path.to(),
+        };
+        let undo = |u: &Undo<u128>| Undo {
+            mv: u.mv,
+            moved: u.moved,
+            captured: u.captured,
+            castling: u.castling,
+            ep: u.ep.to(),
+            ep_victim: u.ep_victim,
+            halfmove: u.halfmove,
+            key: u.key,
+            checks: u.checks,
+            checked: u.checked,
+            old_wall: u.old_wall,
+        };
+        Position {
+            variant: self.variant.clone(),
+            board: self.board,
+            by_colour: self.by_colour.map(Bitboard::to),
+            by_type: self.by_type.map(Bitboard::to),
+            side: self.side,
+            castling: self.castling,
+            castle_rooks: self.castle_rooks,
+            castle_kings: self.castle_kings,
+            castle_paths: self.castle_paths.each_ref().map(|p| p.as_ref().map(path)),
+            ep: self.ep.to(),
+            ep_victim: self.ep_victim,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            key: self.key,
+            walls: self.walls.to(),
+            checks: self.checks,
+            history: self.history.iter().map(undo).collect(),
+        }
+    }
+}
+
+impl<B: Bits> Position<B> {
     fn check_playable(&self) -> Result<(), SetupError> {
         let v = &*self.variant;
         for colour in Colour::BOTH {
@@ -167,7 +231,7 @@ impl Position {
                 return Err(SetupError::TooManyRoyals { side, count, most: start });
             }
             for t in v.piece_types() {
-                if let Some(sq) = (self.pieces(colour, t) & v.unreachable[colour][t]).into_iter().next() {
+                if let Some(sq) = (self.pieces(colour, t) & v.unreachable[colour][t].to()).into_iter().next() {
                     return Err(SetupError::Unreachable { letter: v.letter(colour, t), square: v.geometry.name(sq) });
                 }
             }
@@ -215,7 +279,7 @@ impl Position {
     /// Keeps FEN e.p. targets only where a piece that made a multi-step can be their victim:
     /// the mover's piece standing on one of them, or else the one just beyond the last target
     /// along its file (a pawn's double step).
-    fn set_ep_from_fen(&mut self, targets: Bitboard) {
+    fn set_ep_from_fen(&mut self, targets: Bitboard<B>) {
         let geo = self.variant.geometry;
         let mover = !self.side;
         let theirs = self.by_colour[mover];
@@ -233,16 +297,16 @@ impl Position {
     }
 
     /// Those of `targets` that a piece of the side to move could capture onto en passant.
-    fn capturable_ep(&self, targets: Bitboard) -> Bitboard {
+    fn capturable_ep(&self, targets: Bitboard<B>) -> Bitboard<B> {
         let v = &*self.variant;
         let us = self.side;
-        let targets = targets & v.rules.en_passant_region[us];
+        let targets = targets & v.rules.en_passant_region[us].to();
         let mut reach = Bitboard::EMPTY;
         for t in v.ep_types {
             for sq in self.by_type[t] & self.by_colour[us] {
-                reach |= v.moves[us][t].en_passant[sq];
+                reach |= v.moves[us][t].en_passant[sq].to();
                 if v.initial[us][t].has(sq) {
-                    reach |= v.initial_moves[us][t].en_passant[sq];
+                    reach |= v.initial_moves[us][t].en_passant[sq].to();
                 }
             }
         }
@@ -295,7 +359,7 @@ impl Position {
         // not straight ahead), the victim's square is listed too, as Fairy-Stockfish reads it.
         let mut printed = self.ep;
         for sq in self.ep {
-            printed |= geo.between(sq, self.ep_victim);
+            printed |= geo.between(sq, self.ep_victim).to();
         }
         if self.ep.non_empty() {
             let mover = !self.side;
@@ -356,12 +420,12 @@ impl Position {
     /// The squares of castling right `right`, if it is held and both destinations are on the
     /// board.
     #[inline(always)]
-    pub(crate) fn castle_path(&self, right: usize) -> Option<&CastlePath> {
+    pub(crate) fn castle_path(&self, right: usize) -> Option<&CastlePath<B>> {
         self.castle_paths[right].as_ref()
     }
 
     /// Castling right `right`'s squares, its king and rook on their squares.
-    fn compute_castle_path(&self, right: usize) -> Option<CastlePath> {
+    fn compute_castle_path(&self, right: usize) -> Option<CastlePath<B>> {
         let v = &*self.variant;
         let geo = v.geometry;
         let (king, rook) = (self.castle_kings[right / 2], self.castle_rooks[right]);
@@ -376,14 +440,14 @@ impl Position {
             None => geo.offset(king_to, -dir, 0)?,
         };
         let ends = Bitboard::square(king) | Bitboard::square(rook);
-        let empty = (geo.span(king, rook) | geo.span(king, king_to) | geo.span(rook, rook_to)) & !ends;
-        Some(CastlePath { king, king_to, rook, rook_to, empty, king_path: geo.span(king, king_to) })
+        let empty = (geo.span(king, rook) | geo.span(king, king_to) | geo.span(rook, rook_to)).to() & !ends;
+        Some(CastlePath { king, king_to, rook, rook_to, empty, king_path: geo.span(king, king_to).to() })
     }
 
     /// What undoing `mv` (which moves piece code `moved` and takes `captured`) needs back of
     /// the position as it stands before it.
     #[inline(always)]
-    fn undo(&self, mv: Move, moved: u8, captured: u8) -> Undo {
+    fn undo(&self, mv: Move, moved: u8, captured: u8) -> Undo<B> {
         Undo {
             mv,
             moved,
@@ -461,7 +525,7 @@ impl Position {
         // A move that only an initial (`i`) move makes leaves the squares it passed over for
         // en passant (those an enemy piece could capture onto), its piece the victim.
         if !v.ep_types.is_empty() && kind == MoveKind::Normal && captured == 0 && v.initial[us][ty].has(from) {
-            let passed = v.geometry.between(from, to) & !self.occupied();
+            let passed = v.geometry.between(from, to).to() & !self.occupied();
             let before = (self.occupied() & !Bitboard::square(to)) | Bitboard::square(from);
             if passed.non_empty() && !v.moves[us][ty].targets(&v.rays, from, before).0.has(to) {
                 let ep = self.capturable_ep(passed);
@@ -575,34 +639,34 @@ impl Position {
     }
     #[inline(always)]
     /// The squares that block: every piece, and the walls.
-    pub fn occupied(&self) -> Bitboard {
+    pub fn occupied(&self) -> Bitboard<B> {
         self.men() | self.walls
     }
     /// The pieces of both sides.
     #[inline(always)]
-    pub fn men(&self) -> Bitboard {
+    pub fn men(&self) -> Bitboard<B> {
         self.by_colour[0] | self.by_colour[1]
     }
     #[inline(always)]
-    pub fn colour_bb(&self, colour: Colour) -> Bitboard {
+    pub fn colour_bb(&self, colour: Colour) -> Bitboard<B> {
         self.by_colour[colour]
     }
     #[inline(always)]
-    pub fn type_bb(&self, ty: PieceType) -> Bitboard {
+    pub fn type_bb(&self, ty: PieceType) -> Bitboard<B> {
         self.by_type[ty]
     }
     #[inline(always)]
-    pub fn pieces(&self, colour: Colour, ty: PieceType) -> Bitboard {
+    pub fn pieces(&self, colour: Colour, ty: PieceType) -> Bitboard<B> {
         self.by_colour[colour] & self.by_type[ty]
     }
     /// The pieces of any of `types`, of both colours.
     #[inline(always)]
-    pub fn types_bb(&self, types: TypeSet) -> Bitboard {
+    pub fn types_bb(&self, types: TypeSet) -> Bitboard<B> {
         types.iter().fold(Bitboard::EMPTY, |b, t| b | self.by_type[t])
     }
     /// Every pawn-type piece, of both colours.
     #[inline(always)]
-    pub fn pawns(&self) -> Bitboard {
+    pub fn pawns(&self) -> Bitboard<B> {
         self.types_bb(self.variant.pawn_types)
     }
     /// (colour, type) on a square.
@@ -621,7 +685,7 @@ impl Position {
     pub fn ply(&self) -> usize {
         self.history.len()
     }
-    pub fn en_passant(&self) -> Bitboard {
+    pub fn en_passant(&self) -> Bitboard<B> {
         self.ep
     }
     /// The piece an en-passant capture would take, if any may be taken.
@@ -636,7 +700,7 @@ impl Position {
     pub fn last_captured(&self) -> Option<(Colour, PieceType)> {
         self.history.last().filter(|u| u.captured != 0).map(|u| (code_colour(u.captured), code_type(u.captured)))
     }
-    pub fn royals(&self, colour: Colour) -> Bitboard {
+    pub fn royals(&self, colour: Colour) -> Bitboard<B> {
         self.types_bb(self.variant.royal_types) & self.by_colour[colour]
     }
     /// How often the current position occurred before (same side, rights and e.p.), counting

@@ -1,7 +1,7 @@
 //! Attack tables compiled from the pieces' Betza rules, owned by one variant value.
 
 use crate::betza::{lame_path, Hop, MoveRule};
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Bits};
 use crate::geometry::Geometry;
 use crate::types::Square;
 
@@ -68,21 +68,21 @@ impl Rays {
     }
 
     #[inline(always)]
-    pub fn ray(&self, dir: usize, sq: Square) -> Bitboard {
-        self.rays[dir].squares[sq]
+    pub fn ray<B: Bits>(&self, dir: usize, sq: Square) -> Bitboard<B> {
+        self.rays[dir].squares[sq].to()
     }
 
     /// The squares a rider reaches from `sq` along `dir`, up to and including the first blocker.
     #[inline(always)]
-    pub fn attacks(&self, dir: usize, sq: Square, occ: Bitboard) -> Bitboard {
+    pub fn attacks<B: Bits>(&self, dir: usize, sq: Square, occ: Bitboard<B>) -> Bitboard<B> {
         let r = &self.rays[dir];
-        let ray = r.squares[sq];
+        let ray = r.squares[sq].to();
         let blockers = ray & occ;
         if blockers.is_empty() {
             return ray;
         }
         let first = if r.ascending { blockers.lsb() } else { blockers.msb() };
-        ray ^ r.squares[first]
+        ray ^ r.squares[first].to()
     }
 
     /// The square next to `sq` along `dir`, if the board has one.
@@ -101,7 +101,7 @@ impl Rays {
     /// occupied): none without a piece to jump, all squares beyond it up to and including the
     /// next piece for a cannon, the square right behind it for a grasshopper.
     #[inline(always)]
-    pub fn hops(&self, dir: usize, kind: Hop, sq: Square, occ: Bitboard) -> Bitboard {
+    pub fn hops<B: Bits>(&self, dir: usize, kind: Hop, sq: Square, occ: Bitboard<B>) -> Bitboard<B> {
         let Some(screen) = self.first_blocker(dir, sq, occ) else { return Bitboard::EMPTY };
         match kind {
             Hop::Cannon => self.attacks(dir, screen, occ),
@@ -111,9 +111,9 @@ impl Rays {
 
     /// The first occupied square from `sq` along `dir`.
     #[inline(always)]
-    pub fn first_blocker(&self, dir: usize, sq: Square, occ: Bitboard) -> Option<Square> {
+    pub fn first_blocker<B: Bits>(&self, dir: usize, sq: Square, occ: Bitboard<B>) -> Option<Square> {
         let r = &self.rays[dir];
-        let blockers = r.squares[sq] & occ;
+        let blockers = r.squares[sq].to() & occ;
         if blockers.is_empty() {
             None
         } else if r.ascending {
@@ -228,13 +228,13 @@ impl MoveSet {
     /// Pseudo-legal targets from `sq`: (quiet targets, capture targets), before masking by
     /// occupancy and colour.
     #[inline(always)]
-    pub fn targets(&self, rays: &Rays, sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
-        let mut quiet = self.quiet[sq];
-        let mut capture = self.capture[sq];
+    pub fn targets<B: Bits>(&self, rays: &Rays, sq: Square, occ: Bitboard<B>) -> (Bitboard<B>, Bitboard<B>) {
+        let mut quiet = self.quiet[sq].to();
+        let mut capture = self.capture[sq].to();
         for r in &self.riders {
             let mut a = rays.attacks(r.dir, sq, occ);
             if let Some(reach) = &r.reach {
-                a &= reach[sq];
+                a &= reach[sq].to();
             }
             if r.quiet {
                 quiet |= a;
@@ -244,7 +244,7 @@ impl MoveSet {
             }
         }
         for l in self.lame_leaps(sq) {
-            if (l.path & occ).is_empty() {
+            if (l.path.to() & occ).is_empty() {
                 if l.quiet {
                     quiet.set(l.to);
                 }
@@ -256,7 +256,7 @@ impl MoveSet {
         for h in &self.hoppers {
             let mut land = rays.hops(h.dir, h.kind, sq, occ);
             if let Some(reach) = &h.reach {
-                land &= reach[sq];
+                land &= reach[sq].to();
             }
             if h.quiet {
                 quiet |= land;

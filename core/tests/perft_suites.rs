@@ -1,6 +1,6 @@
 //! Every line of `data/perft/*.epd`, at each depth whose count is small enough for CI.
 
-use hoplite_core::perft::{parse_suite, perft};
+use hoplite_core::perft::{parse_suite, perft, perft_in};
 use hoplite_core::{Position, Variant};
 
 const SUITES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/");
@@ -9,8 +9,17 @@ const MAX_NODES: u64 = 2_000_000;
 
 #[test]
 fn every_suite_line_matches_up_to_two_million_nodes() {
-    let checked = check_suites(SUITES, 7);
+    let checked = check_suites(SUITES, 7, MAX_NODES, perft);
     assert!(checked > 20, "only {checked} counts checked");
+}
+
+/// `perft` takes the narrow (`u64`) path on boards of at most 64 squares; the wide one, which
+/// larger boards take, must count the same there (up to smaller counts, for time).
+#[test]
+fn the_wide_path_counts_the_same_on_small_boards() {
+    let checked = check_suites(SUITES, 7, MAX_NODES / 10, perft_in::<u128>)
+        + check_suites(&format!("{SUITES}fsf/"), 1, MAX_NODES / 100, perft_in::<u128>);
+    assert!(checked > 100, "only {checked} counts checked");
 }
 
 /// Fairy-Stockfish's variants shipped as built-ins, against Fairy-Stockfish's own counts
@@ -18,12 +27,13 @@ fn every_suite_line_matches_up_to_two_million_nodes() {
 #[test]
 fn fairy_stockfish_builtins_match_its_counts() {
     let shipped = hoplite_core::variant::fsf_builtin_names();
-    let checked = check_suites(&format!("{SUITES}fsf/"), shipped.len());
+    let checked = check_suites(&format!("{SUITES}fsf/"), shipped.len(), MAX_NODES, perft);
     assert!(checked >= 3 * shipped.len(), "only {checked} counts checked");
 }
 
-/// Checks every suite in `dir` (at least `least` of them); returns the counts checked.
-fn check_suites(dir: &str, least: usize) -> usize {
+/// Checks every suite in `dir` (at least `least` of them) by `count`, up to `max_nodes`; returns
+/// the counts checked.
+fn check_suites(dir: &str, least: usize, max_nodes: u64, count: fn(&mut Position, usize) -> u64) -> usize {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("the suites' folder exists")
         .map(|e| e.unwrap().path())
@@ -44,10 +54,10 @@ fn check_suites(dir: &str, least: usize) -> usize {
                 Position::from_fen(&variant, &line.fen).unwrap_or_else(|e| panic!("{name}:{}: {e}", line.line));
             let before = pos.to_fen();
             for &(depth, expected) in &line.counts {
-                if expected > MAX_NODES {
+                if expected > max_nodes {
                     continue;
                 }
-                let got = perft(&mut pos, depth);
+                let got = count(&mut pos, depth);
                 checked += 1;
                 if got != expected {
                     failures

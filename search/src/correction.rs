@@ -3,7 +3,7 @@
 //! structure the evaluation misjudges (a blocked chain, a weak square it has no term for) keeps
 //! misjudging it in the positions that share it, so the search's own results correct it.
 
-use hoplite_core::{Colour, Position};
+use hoplite_core::{Bits, Colour, Position};
 
 /// Entries per side (a power of two).
 const SIZE: usize = 1 << 14;
@@ -29,10 +29,10 @@ impl CorrectionHistory {
     }
 
     /// The entry of `pos`'s side to move and pawns of each colour.
-    fn index(pos: &Position) -> usize {
+    fn index<B: Bits>(pos: &Position<B>) -> usize {
         let pawns = pos.pawns();
         let fold = |colour: Colour, k: u64| {
-            let b = (pawns & pos.colour_bb(colour)).0;
+            let b = (pawns & pos.colour_bb(colour)).0.to_wide();
             (b as u64 ^ (b >> 64) as u64 ^ (b >> 96) as u64).wrapping_mul(k)
         };
         let h = fold(Colour::White, 0x9e37_79b9_7f4a_7c15) ^ fold(Colour::Black, 0xc2b2_ae3d_27d4_eb4f).rotate_left(29);
@@ -40,13 +40,13 @@ impl CorrectionHistory {
     }
 
     /// The correction to `pos`'s static evaluation, in centipawns.
-    pub fn get(&self, pos: &Position) -> i32 {
+    pub fn get<B: Bits>(&self, pos: &Position<B>) -> i32 {
         self.table[Self::index(pos)] / GRAIN
     }
 
     /// A search to `depth` scored `pos` `error` centipawns above its static evaluation: the
     /// entry moves towards it, the more the deeper the search.
-    pub fn learn(&mut self, pos: &Position, error: i32, depth: i32) {
+    pub fn learn<B: Bits>(&mut self, pos: &Position<B>, error: i32, depth: i32) {
         let weight = (depth + 1).min(MAX_WEIGHT);
         let e = &mut self.table[Self::index(pos)];
         let target = error.clamp(-LIMIT, LIMIT) * GRAIN;

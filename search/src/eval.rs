@@ -82,7 +82,7 @@
 use crate::error::WeightsError;
 use crate::score::MATE_BOUND;
 use hoplite_core::spec::{line_of, toml_at};
-use hoplite_core::{Bitboard, Colour, PieceType, Position, Square, TypeSet, Variant, MAX_TYPES};
+use hoplite_core::{Bitboard, Bits, Colour, PieceType, Position, Square, TypeSet, Variant, MAX_TYPES};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -360,7 +360,7 @@ fn empty_board_moves(v: &Variant, ty: PieceType) -> Vec<u32> {
     v.geometry
         .all()
         .map(|sq| {
-            let (q, c) = v.moves[Colour::White][ty].targets(&v.rays, sq, Bitboard::EMPTY);
+            let (q, c) = v.moves[Colour::White][ty].targets(&v.rays, sq, Bitboard::<u128>::EMPTY);
             (q | c).count()
         })
         .collect()
@@ -759,7 +759,7 @@ impl Weights {
     }
 
     /// The game phase of a position, 0 to `PHASE`.
-    pub fn phase(&self, pos: &Position) -> i32 {
+    pub fn phase<B: Bits>(&self, pos: &Position<B>) -> i32 {
         let material =
             PieceType::first(self.types).map(|t| pos.type_bb(t).count() as i32 * self.shape.phase_value[t]).sum();
         self.phase_of(material)
@@ -786,7 +786,7 @@ pub fn features(pos: &Position, w: &Weights) -> Features {
 /// Calls `add(weight index, its endgame partner, amount from White's view)` for every feature
 /// occurrence; returns the phase material on the board.
 #[inline(always)]
-fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) -> i32 {
+fn visit<B: Bits>(pos: &Position<B>, w: &Weights, mut add: impl FnMut(usize, usize, i32)) -> i32 {
     let v = pos.variant();
     let shape = &*w.shape;
     let white = w.side_index(WHITE);
@@ -803,7 +803,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
     let mut passers = [Bitboard::EMPTY; 2];
     // Each side's pieces' (pawn-type and royal ones aside) squares of the enemy king's zone.
     let mut zone_attacks = [0i32; 2];
-    let pawn_attacks: [Bitboard; 2] = Colour::BOTH.map(|colour| {
+    let pawn_attacks: [Bitboard<B>; 2] = Colour::BOTH.map(|colour| {
         let each = v.pawn_types.iter().flat_map(|t| pos.pieces(colour, t).map(move |sq| (t, sq)));
         each.fold(Bitboard::EMPTY, |a, (t, sq)| a | v.moves[colour][t].targets(&v.rays, sq, occ).1)
     });
@@ -817,7 +817,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
         let enemy = pos.colour_bb(them);
         let own_pawns = pawns & own;
         let enemy_pawns = pawns & enemy;
-        let enemy_zone = royals[them].fold(Bitboard::EMPTY, |z, k| z | shape.around[k]);
+        let enemy_zone: Bitboard<B> = royals[them].fold(Bitboard::EMPTY, |z, k| z | shape.around[k].to());
         let kings = [colour, them].map(|c| royals[c].into_iter().next());
         let camp = Camp { colour, own_pawns, enemy_pawns, pawn_attacks: pawn_attacks[colour], kings };
         // Per type, its squares of the enemy king's zone, and the types that attack there.
@@ -867,7 +867,7 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
                     false => shape.piece_terms(&camp, sq, &mut sums),
                 }
                 if piece.royal {
-                    sums[Term::Shelter] += (shape.shield[colour][sq] & own_pawns).count() as i32;
+                    sums[Term::Shelter] += (shape.shield[colour][sq].to() & own_pawns).count() as i32;
                 }
             }
             sums[Term::Pair] = i32::from(count >= 2);
@@ -906,12 +906,12 @@ fn visit(pos: &Position, w: &Weights, mut add: impl FnMut(usize, usize, i32)) ->
 }
 
 /// What one side's per-square terms read.
-struct Camp {
+struct Camp<B: Bits> {
     colour: Colour,
-    own_pawns: Bitboard,
-    enemy_pawns: Bitboard,
+    own_pawns: Bitboard<B>,
+    enemy_pawns: Bitboard<B>,
     /// The squares its pawn-type pieces attack.
-    pawn_attacks: Bitboard,
+    pawn_attacks: Bitboard<B>,
     /// Its royal piece and the enemy's (the one on the lowest square of several).
     kings: [Option<Square>; 2],
 }
@@ -920,9 +920,9 @@ impl Shape {
     /// The pawn family's terms of a pawn-type piece on `sq`, `up` ranks from its side's back
     /// rank; `same`: the pieces of its type and side. Whether it is passed.
     #[inline(always)]
-    fn pawn_terms(&self, camp: &Camp, sq: Square, up: i32, same: Bitboard, sums: &mut Sums) -> bool {
+    fn pawn_terms<B: Bits>(&self, camp: &Camp<B>, sq: Square, up: i32, same: Bitboard<B>, sums: &mut Sums) -> bool {
         let colour = camp.colour;
-        let passed = (self.front[colour][sq] & camp.enemy_pawns).is_empty();
+        let passed = (self.front[colour][sq].to() & camp.enemy_pawns).is_empty();
         if passed {
             sums[Term::Passed] += up;
             sums[Term::Passed2] += up * up;
@@ -930,9 +930,9 @@ impl Shape {
                 sums[Term::PasserKing] += self.distance(e, stop) - self.distance(k, stop);
             }
         }
-        sums[Term::Doubled] += i32::from((self.behind[colour][sq] & same).non_empty());
-        sums[Term::Isolated] += i32::from((self.neighbour_files[sq] & camp.own_pawns).is_empty());
-        let supported = i32::from((self.support[colour][sq] & camp.own_pawns).non_empty());
+        sums[Term::Doubled] += i32::from((self.behind[colour][sq].to() & same).non_empty());
+        sums[Term::Isolated] += i32::from((self.neighbour_files[sq].to() & camp.own_pawns).is_empty());
+        let supported = i32::from((self.support[colour][sq].to() & camp.own_pawns).non_empty());
         sums[Term::Supported] += supported;
         sums[Term::SupportedUp] += supported * up;
         passed
@@ -940,14 +940,14 @@ impl Shape {
 
     /// The piece family's terms of a piece (not pawn-type) on `sq`.
     #[inline(always)]
-    fn piece_terms(&self, camp: &Camp, sq: Square, sums: &mut Sums) {
-        let file = self.file[sq];
+    fn piece_terms<B: Bits>(&self, camp: &Camp<B>, sq: Square, sums: &mut Sums) {
+        let file = self.file[sq].to();
         if (file & camp.own_pawns).is_empty() {
             sums[Term::SemiOpen] += 1;
             sums[Term::Open] += i32::from((file & camp.enemy_pawns).is_empty());
         }
         if camp.pawn_attacks.has(sq) {
-            let chasers = self.front[camp.colour][sq] & self.neighbour_files[sq] & camp.enemy_pawns;
+            let chasers = (self.front[camp.colour][sq] & self.neighbour_files[sq]).to() & camp.enemy_pawns;
             sums[Term::Outpost] += i32::from(chasers.is_empty());
         }
     }
@@ -957,12 +957,12 @@ impl Shape {
 /// go to (`reach_by_type`) and each side's pieces' squares of the enemy king's zone
 /// (`zone_attacks`) are known: hanging pieces, safe checks and the king's danger.
 #[inline(always)]
-fn apart_terms(
-    pos: &Position,
+fn apart_terms<B: Bits>(
+    pos: &Position<B>,
     w: &Weights,
-    attacks: &[Bitboard; 2],
-    reach_by_type: &[[Bitboard; MAX_TYPES]; 2],
-    passers: &[Bitboard; 2],
+    attacks: &[Bitboard<B>; 2],
+    reach_by_type: &[[Bitboard<B>; MAX_TYPES]; 2],
+    passers: &[Bitboard<B>; 2],
     zone_attacks: &[i32; 2],
     add: &mut impl FnMut(usize, usize, i32),
 ) {
@@ -994,7 +994,7 @@ fn apart_terms(
         for ty in v.pawn_types.iter() {
             let free: i32 = (passers & pos.pieces(colour, ty))
                 .into_iter()
-                .filter(|&sq| (shape.front[colour][sq] & shape.file[sq] & unsafe_).is_empty())
+                .filter(|&sq| ((shape.front[colour][sq] & shape.file[sq]).to() & unsafe_).is_empty())
                 .map(|sq| shape.up[colour][sq])
                 .sum();
             if free != 0 {
@@ -1042,7 +1042,7 @@ fn apart_terms(
 }
 
 /// The evaluation in centipawns from the side to move's view, kept below the mate scores.
-pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
+pub fn evaluate<B: Bits>(pos: &Position<B>, w: &Weights) -> i32 {
     // In i64, as a weights file may hold any i32.
     let (mut mg, mut eg) = (0i64, 0i64);
     let material = visit(pos, w, |j, e, amount| {
@@ -1105,6 +1105,10 @@ mod tests {
                 let f = features(&pos, &w);
                 let white_view = pos.side_to_move().sign() * evaluate(&pos, &w);
                 assert_eq!(blend(&f, &w), white_view, "{name}");
+                // The search's narrow path evaluates alike where the board fits 64 bits.
+                if v.geometry.squares() <= 64 {
+                    assert_eq!(evaluate(&pos.to::<u64>(), &w), evaluate(&pos, &w), "{name}: {}", pos.to_fen());
+                }
                 pos.legal_moves(&mut moves);
                 if moves.is_empty() {
                     break;

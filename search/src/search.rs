@@ -14,7 +14,7 @@ use crate::eval_cache::EvalCache;
 use crate::params::SearchParams;
 use crate::score::{MATE, MATE_BOUND};
 use crate::tt::{Bound, TranspositionTable};
-use hoplite_core::{Bitboard, Colour, GameResult, Move, MoveKind, PieceType, Position, Square};
+use hoplite_core::{Bitboard, Bits, Colour, GameResult, Job, Move, MoveKind, PieceType, Position, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -187,7 +187,7 @@ impl Search {
     }
 
     /// `pos`'s static evaluation (`eval::evaluate`), from the cache where it is.
-    fn evaluate(&mut self, pos: &Position) -> i32 {
+    fn evaluate<B: Bits>(&mut self, pos: &Position<B>) -> i32 {
         let weights = &self.weights;
         self.eval_cache.get(pos, || evaluate(pos, weights))
     }
@@ -239,6 +239,18 @@ impl Search {
     /// the root once per line, the moves of the lines before it left out. `SearchResult::lines`
     /// holds them, best first, from the last iteration that completed every line.
     pub fn search_lines(&mut self, pos: &mut Position, limits: Limits, lines: usize) -> SearchResult {
+        struct Lines<'a>(&'a mut Search, Limits, usize);
+        impl Job for Lines<'_> {
+            type Output = SearchResult;
+            fn run<B: Bits>(self, pos: &mut Position<B>) -> SearchResult {
+                self.0.iterate(pos, self.1, self.2)
+            }
+        }
+        pos.in_narrowest(Lines(self, limits, lines))
+    }
+
+    /// `search_lines` in the position's own bitboard width.
+    fn iterate<B: Bits>(&mut self, pos: &mut Position<B>, limits: Limits, lines: usize) -> SearchResult {
         self.limits = limits;
         self.nodes = 0;
         self.start = Instant::now();
@@ -322,7 +334,7 @@ impl Search {
 
     /// One root search at `depth` in an aspiration window around `previous` (full width for the
     /// first iterations), widened until the score falls inside; the score, unless aborted.
-    fn aspiration(&mut self, pos: &mut Position, depth: u32, previous: i32) -> i32 {
+    fn aspiration<B: Bits>(&mut self, pos: &mut Position<B>, depth: u32, previous: i32) -> i32 {
         self.root_best = None;
         let mut delta = self.params.aspiration_delta;
         let (mut alpha, mut beta) = if depth >= 4 { (previous - delta, previous + delta) } else { (-INF, INF) };
@@ -344,7 +356,7 @@ impl Search {
     }
 
     /// Tables sized by the variant, ready for `pos`.
-    fn fit_tables(&mut self, pos: &Position) {
+    fn fit_tables<B: Bits>(&mut self, pos: &Position<B>) {
         self.continuation.fit(self.weights.types, pos.variant().geometry.squares());
     }
 
@@ -377,7 +389,7 @@ impl Search {
     }
 
     /// Score of a finished game from the side to move's view, `ply` plies from the root.
-    fn result_score(pos: &Position, result: GameResult, ply: usize) -> i32 {
+    fn result_score<B: Bits>(pos: &Position<B>, result: GameResult, ply: usize) -> i32 {
         match result {
             GameResult::Draw => 0,
             r if r == GameResult::win_for(pos.side_to_move()) => MATE - ply as i32,
@@ -388,7 +400,7 @@ impl Search {
     /// The game's end before moves are generated (the core's one definition: a mate on the
     /// hundredth ply is a mate). In the tree a position seen once before is a draw: a side that
     /// could win would not repeat.
-    fn early_end(pos: &Position, ply: usize) -> Option<i32> {
+    fn early_end<B: Bits>(pos: &Position<B>, ply: usize) -> Option<i32> {
         let repetitions = pos.variant().rules.repetitions.min(2) as usize;
         pos.draw_or_decision(repetitions).map(|(r, _)| Self::result_score(pos, r, ply))
     }
@@ -414,7 +426,7 @@ impl Search {
     }
 
     /// A piece's value in exchanges.
-    fn value(&self, pos: &Position, ty: PieceType) -> i32 {
+    fn value<B: Bits>(&self, pos: &Position<B>, ty: PieceType) -> i32 {
         if pos.variant().royal_types.contains(ty) {
             ROYAL_VALUE
         } else {
@@ -422,13 +434,13 @@ impl Search {
         }
     }
 
-    fn value_at(&self, pos: &Position, sq: Square) -> i32 {
+    fn value_at<B: Bits>(&self, pos: &Position<B>, sq: Square) -> i32 {
         pos.piece_at(sq).map_or(0, |(_, t)| self.value(pos, t))
     }
 
     /// What a move wins, its piece's promotion included, once every capture on its square has
     /// been traded off in order of least valuable capturer (static exchange evaluation).
-    fn see(&self, pos: &Position, m: Move) -> i32 {
+    fn see<B: Bits>(&self, pos: &Position<B>, m: Move) -> i32 {
         if m.kind() == MoveKind::Castle {
             return 0;
         }
@@ -486,18 +498,18 @@ impl Search {
         std::array::from_fn(|k| if ply > k { self.line[ply - 1 - k] } else { NO_KEY })
     }
 
-    fn continuation_key(&self, pos: &Position, m: Move) -> Key {
+    fn continuation_key<B: Bits>(&self, pos: &Position<B>, m: Move) -> Key {
         pos.piece_at(m.from()).map_or(NO_KEY, |(_, t)| self.continuation.key(t, m.to()))
     }
 
     /// A quiet move's history: by its squares, and after the moves before it.
-    fn quiet_score(&self, pos: &Position, m: Move, ply: usize) -> i32 {
+    fn quiet_score<B: Bits>(&self, pos: &Position<B>, m: Move, ply: usize) -> i32 {
         let side = pos.side_to_move();
         self.history[Self::history_index(side, m)]
             + self.continuation.score(side, self.previous(ply), self.continuation_key(pos, m))
     }
 
-    fn counter_index(pos: &Position) -> Option<usize> {
+    fn counter_index<B: Bits>(pos: &Position<B>) -> Option<usize> {
         let last = pos.last_move()?;
         let (c, t) = pos.piece_at(last.to())?;
         Some((c.index() * 16 + t.index()) * 128 + last.to().index())
@@ -506,7 +518,7 @@ impl Search {
     /// Ordering score: hash move; captures and promotions that do not lose material, by
     /// victim and then attacker; killers; the counter move; quiet moves by history; captures
     /// that lose material last.
-    fn order(&self, pos: &Position, moves: &[Move], hash: Move, ply: usize, scores: &mut Vec<i32>) {
+    fn order<B: Bits>(&self, pos: &Position<B>, moves: &[Move], hash: Move, ply: usize, scores: &mut Vec<i32>) {
         scores.clear();
         let counter = Self::counter_index(pos).map_or(Move::NONE, |i| self.counters[i]);
         for &m in moves {
@@ -538,7 +550,7 @@ impl Search {
 
     /// Moves the captures and promotions of `moves` (and their scores) to its front, in their
     /// order; returns how many there are.
-    fn keep_noisy(pos: &Position, moves: &mut [Move], scores: &mut [i32]) -> usize {
+    fn keep_noisy<B: Bits>(pos: &Position<B>, moves: &mut [Move], scores: &mut [i32]) -> usize {
         let mut kept = 0;
         for j in 0..moves.len() {
             if !pos.is_quiet(moves[j]) {
@@ -569,7 +581,7 @@ impl Search {
 
     /// Whether a null move may be tried: one royal piece (a pass may be illegal with more),
     /// and pieces besides pawns and royals (with only those, zugzwang is the rule).
-    fn null_move_allowed(pos: &Position) -> bool {
+    fn null_move_allowed<B: Bits>(pos: &Position<B>) -> bool {
         let us = pos.side_to_move();
         let royals = pos.royals(us);
         royals.count() == 1 && (pos.colour_bb(us) & !royals & !pos.pawns()).non_empty()
@@ -579,9 +591,9 @@ impl Search {
     /// whether the side to move is in check, which the caller has had to find out already
     /// (for its reductions) and does not ask again.
     #[allow(clippy::too_many_arguments)]
-    fn pvs(
+    fn pvs<B: Bits>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<B>,
         mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
@@ -766,16 +778,16 @@ impl Search {
 
     /// The null-move verification: the same node, searched as a principal node (where no
     /// null move is tried) with beta's null window, one ply deep at least.
-    fn pvs_no_null(&mut self, pos: &mut Position, depth: i32, beta: i32, ply: usize) -> i32 {
+    fn pvs_no_null<B: Bits>(&mut self, pos: &mut Position<B>, depth: i32, beta: i32, ply: usize) -> i32 {
         self.pvs(pos, depth.max(1), beta - 1, beta, ply, true, false)
     }
 
     /// Prunings of a quiet node before its moves, on the static evaluation: reverse futility
     /// (far above beta with few plies left, a quiet move will not fall) and the null move
     /// (passing still leaves the side above beta). A score ends the node.
-    fn prune_node(
+    fn prune_node<B: Bits>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<B>,
         depth: i32,
         beta: i32,
         eval: i32,
@@ -822,7 +834,7 @@ impl Search {
 
     /// The quiet move `m` refuted the opponent: it and its killers, counter move and history
     /// gain; the quiet moves tried before it lose history.
-    fn reward(&mut self, pos: &Position, us: Colour, m: Move, tried: &[Move], depth: i32, ply: usize) {
+    fn reward<B: Bits>(&mut self, pos: &Position<B>, us: Colour, m: Move, tried: &[Move], depth: i32, ply: usize) {
         if self.killers[ply][0] != m {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = m;
@@ -843,7 +855,7 @@ impl Search {
     /// `qply` counts its plies: past `QUIET_RECAPTURES` only recaptures on the last move's
     /// square are tried, past `QUIET_LIMIT` none, so that capture trees among equal pieces
     /// stay small.
-    fn qsearch(&mut self, pos: &mut Position, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+    fn qsearch<B: Bits>(&mut self, pos: &mut Position<B>, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
         self.pv[ply].clear();
         if self.out_of_budget() {
             return 0;
@@ -857,9 +869,9 @@ impl Search {
 
     /// `qsearch` once the node's budget, its end by the rules and its check are known (as the
     /// full-width search knows them when it hands a node over).
-    fn quiesce(
+    fn quiesce<B: Bits>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<B>,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -978,6 +990,17 @@ impl Search {
     /// evasions): playing it out gives the quiet position whose static evaluation the
     /// quiescence score is, as Texel tuning prescribes.
     pub fn quiescence_line(&mut self, pos: &mut Position) -> (i32, Vec<Move>) {
+        struct Line<'a>(&'a mut Search);
+        impl Job for Line<'_> {
+            type Output = (i32, Vec<Move>);
+            fn run<B: Bits>(self, pos: &mut Position<B>) -> (i32, Vec<Move>) {
+                self.0.quiescence_line_in(pos)
+            }
+        }
+        pos.in_narrowest(Line(self))
+    }
+
+    fn quiescence_line_in<B: Bits>(&mut self, pos: &mut Position<B>) -> (i32, Vec<Move>) {
         self.limits = Limits::default();
         self.aborted = false;
         self.nodes = 0;
@@ -1010,6 +1033,29 @@ mod tests {
         let mut pos = Position::from_fen(&v, &v.setup).unwrap();
         let mut s = Search::new(Weights::defaults(&v), 1);
         assert_eq!(s.search(&mut pos, Limits::depth(1)).nodes, 20);
+    }
+
+    #[test]
+    fn the_narrow_path_searches_the_tree_of_the_wide_one() {
+        // `search` takes `u64` bitboards on boards of at most 64 squares: the same nodes,
+        // scores and moves as the `u128` path larger boards take.
+        for (name, fen) in [
+            ("chess", "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5"),
+            ("shatranj", ""),
+            ("spartan", ""),
+        ] {
+            let v = Variant::builtin(name);
+            let pos = Position::from_fen(&v, if fen.is_empty() { &v.setup } else { fen }).unwrap();
+            let run = |narrow: bool| {
+                let mut s = Search::new(Weights::defaults(&v), 1);
+                let r = match narrow {
+                    true => s.iterate(&mut pos.to::<u64>(), Limits::depth(6), 1),
+                    false => s.iterate(&mut pos.clone(), Limits::depth(6), 1),
+                };
+                (r.nodes, r.score, r.pv)
+            };
+            assert_eq!(run(true), run(false), "{name}");
+        }
     }
 
     #[test]
