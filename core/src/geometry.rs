@@ -1,6 +1,6 @@
 //! Board geometry: files × ranks, at most 16 of each and 128 squares in all.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Bits};
 use crate::error::GeometryError;
 use crate::types::{Colour, Square};
 
@@ -32,6 +32,10 @@ impl Geometry {
     #[inline(always)]
     pub fn squares(&self) -> usize {
         self.files * self.ranks
+    }
+    /// Whether a bitboard in `B` holds every square of the board.
+    pub fn fits<B: Bits>(&self) -> bool {
+        self.squares() <= B::SQUARES
     }
     #[inline(always)]
     pub fn file(&self, sq: Square) -> usize {

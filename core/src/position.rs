@@ -161,7 +161,7 @@ impl Position {
     /// (half the work in every operation on squares), else on this one. The narrow copy is
     /// dropped afterwards: a job leaves the position as it found it (it unmakes its moves).
     pub fn in_narrowest<J: Job>(&mut self, job: J) -> J::Output {
-        match self.variant.geometry.squares() <= u64::SQUARES {
+        match self.variant.geometry.fits::<u64>() {
             true => job.run(&mut self.to::<u64>()),
             false => job.run(self),
         }
@@ -170,7 +170,7 @@ impl Position {
     /// This position with its bitboards in width `B`, which must hold the board (the narrow
     /// path of the search and perft, `Bits`).
     pub fn to<B: Bits>(&self) -> Position<B> {
-        debug_assert!(self.variant.geometry.squares() <= B::SQUARES);
+        debug_assert!(self.variant.geometry.fits::<B>());
         let path = |p: &CastlePath<u128>| CastlePath {
             king: p.king,
             king_to: p.king_to,

@@ -1106,7 +1106,7 @@ mod tests {
                 let white_view = pos.side_to_move().sign() * evaluate(&pos, &w);
                 assert_eq!(blend(&f, &w), white_view, "{name}");
                 // The search's narrow path evaluates alike where the board fits 64 bits.
-                if v.geometry.squares() <= 64 {
+                if v.geometry.fits::<u64>() {
                     assert_eq!(evaluate(&pos.to::<u64>(), &w), evaluate(&pos, &w), "{name}: {}", pos.to_fen());
                 }
                 pos.legal_moves(&mut moves);
