@@ -77,6 +77,9 @@ params! {
     lmr_history_divisor = 12000 in 2000..=40000 step 1000: "Late move reductions: one ply less per this much history.";
     history_bonus = 16 in 4..=64 step 2: "History bonus per depth² of a quiet move that refuted the opponent.";
     history_bonus_max = 1600 in 200..=6000 step 100: "History bonus ceiling.";
+    time_moves = 25 in 10..=60 step 3: "Clock: the moves the time left is shared over (the moves to the control, when fewer).";
+    time_increment = 80 in 0..=100 step 5: "Clock: percent of the increment a move's target adds.";
+    time_most = 400 in 150..=800 step 25: "Clock: percent of its target a move may take while unsettled (a third of the clock at most).";
     time_unsettled = 160 in 100..=300 step 10: "Clock: percent of the target time an iteration may start within while the best move changes.";
     time_settled = 60 in 20..=100 step 5: "Clock: the same once the best move held three iterations.";
 }
@@ -133,6 +136,14 @@ impl SearchParams {
             );
         }
         out
+    }
+}
+
+impl ParamSpec {
+    /// Whether it plans a move's time from a clock (the `time_` rows), and so does nothing at
+    /// a node or depth budget.
+    pub fn on_clock(&self) -> bool {
+        self.name.starts_with("time_")
     }
 }
 

@@ -40,8 +40,8 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// The most time a move may take.
     pub movetime: Option<Duration>,
-    /// The time a move should take, from a clock: no iteration starts once it is well spent.
-    pub target: Option<Duration>,
+    /// The side to move's clock: the search plans the move's time from it (`Clock::plan`).
+    pub clock: Option<Clock>,
 }
 
 impl Limits {
@@ -52,16 +52,36 @@ impl Limits {
         Limits { nodes: Some(n), ..Default::default() }
     }
 
-    /// These limits with time taken from a clock: `left` on it, `increment` a move, and
-    /// `moves_to_go` to the next time control (if there is one). A move aims at a share of
-    /// the time left plus most of the increment, and may take up to four times that when the
-    /// search is unsettled, never more than a third of what is left.
+    /// These limits with a clock: `left` on it, `increment` a move, and `moves_to_go` to the
+    /// next time control (if there is one).
     pub fn with_clock(self, left: Duration, increment: Duration, moves_to_go: Option<u32>) -> Limits {
-        let togo = moves_to_go.map_or(25, |m| m.clamp(1, 25));
-        let reserve = left.saturating_sub(Duration::from_millis(30));
-        let target = (left / togo + increment * 4 / 5).min(reserve / 2).max(Duration::from_millis(1));
-        let most = (target * 4).min(reserve / 3).max(target);
-        Limits { movetime: Some(most), target: Some(target), ..self }
+        Limits { clock: Some(Clock { left, increment, moves_to_go }), ..self }
+    }
+}
+
+/// A side's clock as its move starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub left: Duration,
+    pub increment: Duration,
+    pub moves_to_go: Option<u32>,
+}
+
+/// Kept off the clock for what a move costs beyond its search (answering, the pipe).
+const CLOCK_RESERVE: Duration = Duration::from_millis(30);
+
+impl Clock {
+    /// The time a move should take and the most it may: a share of the time left (over
+    /// `time_moves` moves, or the moves to the control when fewer) plus `time_increment`
+    /// percent of the increment, never more than half of what is left; at most `time_most`
+    /// percent of that when the search is unsettled, never more than a third of what is left.
+    pub fn plan(&self, p: &SearchParams) -> (Duration, Duration) {
+        let moves = self.moves_to_go.map_or(p.time_moves, |m| (m as i32).min(p.time_moves)).max(1) as u32;
+        let reserve = self.left.saturating_sub(CLOCK_RESERVE);
+        let share = self.left / moves + self.increment * p.time_increment as u32 / 100;
+        let target = share.min(reserve / 2).max(Duration::from_millis(1));
+        let most = (target * p.time_most as u32 / 100).min(reserve / 3).max(target);
+        (target, most)
     }
 }
 
@@ -143,6 +163,11 @@ pub struct Search {
     /// node budget or nodes a second mean the same for hoplite and an outside engine.
     nodes: u64,
     limits: Limits,
+    /// The time this move should take, from the clock: no iteration starts once it is well
+    /// spent.
+    target: Option<Duration>,
+    /// The most it may: the move time, or the clock's limit.
+    deadline: Option<Duration>,
     start: Instant,
     stop: Arc<AtomicBool>,
     aborted: bool,
@@ -176,6 +201,8 @@ impl Search {
             weights,
             nodes: 0,
             limits: Limits::default(),
+            target: None,
+            deadline: None,
             start: Instant::now(),
             stop: Arc::new(AtomicBool::new(false)),
             aborted: false,
@@ -252,6 +279,7 @@ impl Search {
     /// `search_lines` in the position's own bitboard width.
     fn iterate<B: Bits>(&mut self, pos: &mut Position<B>, limits: Limits, lines: usize) -> SearchResult {
         self.limits = limits;
+        self.plan_time();
         self.nodes = 0;
         self.start = Instant::now();
         self.aborted = false;
@@ -364,7 +392,7 @@ impl Search {
     /// the target (a settled best move stops sooner, an unsettled one goes on longer).
     fn enough_time_spent(&self, stable: u32) -> bool {
         let elapsed = self.start.elapsed();
-        if let Some(target) = self.limits.target {
+        if let Some(target) = self.target {
             let percent = match stable {
                 0 => self.params.time_unsettled,
                 1..=2 => 100,
@@ -373,7 +401,17 @@ impl Search {
             let scale = f64::from(percent) / 100.0;
             return elapsed.as_secs_f64() > target.as_secs_f64() * scale;
         }
-        self.limits.movetime.is_some_and(|t| elapsed * 2 > t)
+        self.deadline.is_some_and(|t| elapsed * 2 > t)
+    }
+
+    /// The move's target and deadline from its limits and the clock.
+    fn plan_time(&mut self) {
+        let plan = self.limits.clock.map(|c| c.plan(&self.params));
+        self.target = plan.map(|p| p.0);
+        self.deadline = match (self.limits.movetime, plan) {
+            (Some(t), Some((_, most))) => Some(t.min(most)),
+            (t, p) => t.or(p.map(|p| p.1)),
+        };
     }
 
     #[inline]
@@ -383,7 +421,7 @@ impl Search {
         }
         let out_of_nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
         let out_of_time = self.nodes & 1023 == 0
-            && (self.stop.load(Ordering::Relaxed) || self.limits.movetime.is_some_and(|t| self.start.elapsed() >= t));
+            && (self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|t| self.start.elapsed() >= t));
         self.aborted = out_of_nodes || out_of_time;
         self.aborted
     }
@@ -1002,6 +1040,7 @@ impl Search {
 
     fn quiescence_line_in<B: Bits>(&mut self, pos: &mut Position<B>) -> (i32, Vec<Move>) {
         self.limits = Limits::default();
+        self.plan_time();
         self.aborted = false;
         self.nodes = 0;
         self.qsearch_tt = false;
@@ -1022,6 +1061,24 @@ mod tests {
         let pos = Position::from_fen(&v, fen).unwrap();
         let s = Search::new(Weights::defaults(&v), 1);
         s.see(&pos, pos.parse_uci(m).unwrap())
+    }
+
+    #[test]
+    fn a_clock_is_shared_by_the_time_parameters() {
+        let ms = Duration::from_millis;
+        let p = SearchParams::default();
+        let clock = Clock { left: ms(1000), increment: ms(20), moves_to_go: None };
+        // A 25th of the clock and four fifths of the increment; four times that at most.
+        assert_eq!(clock.plan(&p), (ms(56), ms(224)));
+        // Ten moves to the control share the clock over ten.
+        assert_eq!(Clock { moves_to_go: Some(10), ..clock }.plan(&p).0, ms(116));
+        let mut q = p.clone();
+        for (name, value) in [("time_moves", 40), ("time_increment", 100), ("time_most", 200)] {
+            q.set(name, value).unwrap();
+        }
+        assert_eq!(clock.plan(&q), (ms(25 + 20), ms(90)));
+        // Short of time: half of what is left after the reserve, and no more at most.
+        assert_eq!(Clock { left: ms(90), increment: ms(100), moves_to_go: None }.plan(&p), (ms(30), ms(30)));
     }
 
     #[test]

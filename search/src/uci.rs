@@ -230,7 +230,7 @@ impl Engine {
             depth: num("depth").map(|d| d as u32),
             nodes: num("nodes"),
             movetime: num("movetime").map(Duration::from_millis),
-            target: None,
+            clock: None,
         };
         let (time, inc) = match self.position.side_to_move() {
             Colour::White => (num("wtime"), num("winc")),

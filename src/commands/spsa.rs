@@ -23,7 +23,7 @@ pub struct SpsaArgs {
     depth: Option<u32>,
     /// What to tune, a comma list: search parameters by name (`hoplite params`) and evaluation
     /// weights as TABLE.LETTER (`mobility.n`), each optionally NAME=MIN..MAX/STEP. Default:
-    /// every search parameter.
+    /// every search parameter but the clock's (`time_*`, which do nothing at a node budget).
     #[arg(long, value_delimiter = ',')]
     tune: Vec<String>,
     /// Pairs played from one point (the same path on any thread count).

@@ -153,10 +153,11 @@ impl Spsa {
 /// The tunables named in `names`: a search parameter by its name (its range, its step as
 /// c_end), an evaluation weight as `TABLE.LETTER` (`mobility.n`, `material_end.r`), optionally
 /// with `=MIN..MAX/STEP` (for weights the default range is the value ± max(50, |value|), the
-/// step a tenth of that). No names: every search parameter.
+/// step a tenth of that). No names: every search parameter but the clock's (the games are at
+/// a node or depth budget, where those do nothing).
 pub fn tunables(names: &[String], weights: &Weights) -> Result<Vec<Tunable>, String> {
     if names.is_empty() {
-        return Ok(params::PARAMS.iter().map(search_tunable).collect());
+        return Ok(params::PARAMS.iter().filter(|p| !p.on_clock()).map(search_tunable).collect());
     }
     let mut out: Vec<Tunable> = Vec::new();
     for item in names {
@@ -363,7 +364,8 @@ pub struct Settings {
     pub max_plies: u32,
     pub tt_mb: usize,
     pub r_end: f64,
-    /// The tuned numbers as named on the command line (none: every search parameter).
+    /// The tuned numbers as named on the command line (none: every search parameter but the
+    /// clock's).
     pub tune: Vec<String>,
 }
 
@@ -502,8 +504,11 @@ mod tests {
     fn tunables_are_named_with_their_ranges() {
         let v = Variant::builtin("chess");
         let w = Weights::for_variant(&v);
-        let all = tunables(&[], &w).unwrap();
-        assert_eq!(all.len(), params::PARAMS.len());
+        // By default every search parameter that acts at a node budget: the 18 not `time_*`.
+        let all: Vec<String> = tunables(&[], &w).unwrap().into_iter().map(|t| t.name).collect();
+        assert_eq!(all.len(), 18);
+        assert!(all.contains(&"rfp_margin".to_string()) && !all.iter().any(|n| n.starts_with("time_")));
+        assert!(tunables(&["time_moves".into()], &w).is_ok());
         let some = tunables(&["rfp_margin".into(), "mobility.n=-500..500/3".into()], &w).unwrap();
         assert_eq!((some[0].start, some[0].min, some[0].max, some[0].c_end), (80.0, 10.0, 300.0, 10.0));
         assert_eq!((some[1].min, some[1].max, some[1].c_end), (-500.0, 500.0, 3.0));

@@ -30,7 +30,7 @@ impl EnginePlayer {
 
 /// The search's limits for a budget (a clock's time comes with each move).
 pub fn limits(b: &Budget) -> Limits {
-    Limits { nodes: b.nodes, depth: b.depth, movetime: b.movetime, target: None }
+    Limits { nodes: b.nodes, depth: b.depth, movetime: b.movetime, clock: None }
 }
 
 /// The limits of `side`'s move: the budget's, and on a clock the time the clock allows as it
@@ -95,10 +95,11 @@ mod tests {
     fn a_move_on_a_clock_plans_with_the_whole_clock() {
         let ms = Duration::from_millis;
         let clock = Clocks { remaining: [ms(1000), ms(500)], increment: [ms(20), ms(20)] };
-        let plan = |side| turn_limits(&Budget::default(), Some(&clock), side).target;
+        let params = hoplite_search::SearchParams::default();
+        let plan = |side| turn_limits(&Budget::default(), Some(&clock), side).clock.map(|c| c.plan(&params).0);
         // A 25th of the clock and four fifths of the increment, nothing taken off first.
         assert_eq!(plan(Colour::White), Some(ms(40) + ms(16)));
         assert_eq!(plan(Colour::Black), Some(ms(20) + ms(16)));
-        assert_eq!(turn_limits(&Budget::default(), None, Colour::White).target, None);
+        assert_eq!(turn_limits(&Budget::default(), None, Colour::White).clock, None);
     }
 }
