@@ -59,19 +59,26 @@ macro_rules! params {
 }
 
 params! {
-    aspiration_delta = 25 in 5..=200 step 5: "Aspiration window half-width around the last score (cp), from depth 4.";
+    aspiration_delta = 25 in 5..=200 step 5: "Aspiration window half-width around the last score (cp).";
+    aspiration_depth = 4 in 1..=10 step 1: "Aspiration windows: the first iteration searched in one.";
     rfp_depth = 7 in 1..=12 step 1: "Reverse futility: the deepest node it applies to.";
     rfp_margin = 80 in 10..=300 step 10: "Reverse futility margin per ply (cp): static eval this far above beta ends the node.";
+    nmp_depth = 3 in 1..=8 step 1: "Null move: the shallowest node it applies to.";
     nmp_reduction = 3 in 1..=6 step 1: "Null move: the depth reduction before its depth and eval terms.";
     nmp_depth_divisor = 4 in 2..=8 step 1: "Null move: one more ply of reduction per this many plies of depth.";
     nmp_eval_divisor = 200 in 50..=800 step 25: "Null move: one more ply per this many cp of eval above beta (three at most).";
+    nmp_verify_depth = 10 in 4..=20 step 1: "Null move: from this depth (and with three pieces or fewer) a cutoff is checked by a search without one.";
     iir_depth = 4 in 2..=10 step 1: "Internal iterative reduction: nodes without a hash move this deep lose a ply.";
     lmp_base = 3 in 1..=10 step 1: "Late move pruning: quiet moves tried before the rest go, plus depth² (halved when not improving).";
     lmp_depth = 6 in 1..=12 step 1: "Late move, futility and exchange pruning: the deepest node they apply to.";
     futility_base = 100 in 0..=400 step 15: "Futility pruning of quiet moves: margin at depth 0 (cp).";
     futility_margin = 90 in 20..=300 step 10: "Futility pruning of quiet moves: margin per ply (cp).";
     see_quiet_margin = 60 in 10..=300 step 10: "A quiet move losing more than this per ply in exchanges is pruned (cp).";
-    see_capture_margin = 120 in 20..=400 step 15: "A losing capture losing more than this per ply is pruned, to depth 5 (cp).";
+    see_capture_margin = 120 in 20..=400 step 15: "A losing capture losing more than this per ply is pruned (cp).";
+    see_capture_depth = 5 in 1..=12 step 1: "Exchange pruning of losing captures: the deepest node it applies to.";
+    delta_margin = 200 in 0..=600 step 25: "Quiescence: a capture is skipped if winning its victim clean leaves the score this far below alpha (cp).";
+    lmr_depth = 3 in 3..=8 step 1: "Late move reductions: the shallowest node they apply to (below 3 they have no ply to take).";
+    lmr_moves = 2 in 1..=8 step 1: "Late move reductions: the moves searched first without one (one more at principal nodes).";
     lmr_base = 80 in 0..=200 step 10: "Late move reductions: hundredths of a ply before the log term.";
     lmr_divisor = 240 in 100..=500 step 15: "Late move reductions: ln depth · ln move number divided by this in hundredths.";
     lmr_history_divisor = 12000 in 2000..=40000 step 1000: "Late move reductions: one ply less per this much history.";

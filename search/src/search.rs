@@ -365,7 +365,11 @@ impl Search {
     fn aspiration<B: Bits>(&mut self, pos: &mut Position<B>, depth: u32, previous: i32) -> i32 {
         self.root_best = None;
         let mut delta = self.params.aspiration_delta;
-        let (mut alpha, mut beta) = if depth >= 4 { (previous - delta, previous + delta) } else { (-INF, INF) };
+        let (mut alpha, mut beta) = if depth >= self.params.aspiration_depth as u32 {
+            (previous - delta, previous + delta)
+        } else {
+            (-INF, INF)
+        };
         loop {
             let s = self.pvs(pos, depth as i32, alpha, beta, 0, true, pos.in_check());
             if self.aborted {
@@ -739,7 +743,10 @@ impl Search {
                     if depth <= p.lmp_depth && self.see(pos, m) < -p.see_quiet_margin * depth {
                         continue;
                     }
-                } else if depth <= 5 && scores[i] < 0 && self.see(pos, m) < -p.see_capture_margin * depth {
+                } else if depth <= p.see_capture_depth
+                    && scores[i] < 0
+                    && self.see(pos, m) < -p.see_capture_margin * depth
+                {
                     continue;
                 }
             }
@@ -752,7 +759,8 @@ impl Search {
             let score = if i == 0 {
                 -self.pvs(pos, next, -beta, -alpha, ply + 1, is_pv, check)
             } else {
-                let r = match depth >= 3 && quiet && i >= 2 + usize::from(is_pv) {
+                let lmr = depth >= self.params.lmr_depth && i >= self.params.lmr_moves as usize + usize::from(is_pv);
+                let r = match lmr && quiet {
                     true => self.reduction(depth, i, scores[i], is_pv, check, improving),
                     false => 0,
                 };
@@ -836,7 +844,7 @@ impl Search {
         if depth <= p.rfp_depth && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta {
             return Some(eval);
         }
-        if depth < 3 || eval < beta || pos.last_move().is_none() || !Self::null_move_allowed(pos) {
+        if depth < p.nmp_depth || eval < beta || pos.last_move().is_none() || !Self::null_move_allowed(pos) {
             return None;
         }
         let r = p.nmp_reduction + depth / p.nmp_depth_divisor + ((eval - beta) / p.nmp_eval_divisor).min(3);
@@ -853,7 +861,7 @@ impl Search {
         // Where zugzwang threatens (deep, or few pieces left) the pass is checked by a reduced
         // search without one.
         let pieces = (pos.colour_bb(pos.side_to_move()) & !pos.pawns()).count();
-        if depth < 10 && pieces > 3 {
+        if depth < self.params.nmp_verify_depth && pieces > 3 {
             return Some(if s > MATE_BOUND { beta } else { s });
         }
         (self.pvs_no_null(pos, depth - 1 - r, beta, ply) >= beta).then_some(beta)
@@ -983,7 +991,7 @@ impl Search {
                 }
                 let victim = if pos.is_capture(m) { self.value_at(pos, m.to()) } else { 0 };
                 let promo = m.promoted().map_or(0, |t| self.values[t]);
-                if m.promoted().is_none() && stand_pat + victim + promo + 200 <= alpha {
+                if m.promoted().is_none() && stand_pat + victim + promo + self.params.delta_margin <= alpha {
                     continue;
                 }
             }
@@ -1079,6 +1087,36 @@ mod tests {
         assert_eq!(clock.plan(&q), (ms(25 + 20), ms(90)));
         // Short of time: half of what is left after the reserve, and no more at most.
         assert_eq!(Clock { left: ms(90), increment: ms(100), moves_to_go: None }.plan(&p), (ms(30), ms(30)));
+    }
+
+    #[test]
+    fn every_parameter_off_the_clock_moves_the_search() {
+        let v = Variant::builtin("chess");
+        let fens = [
+            v.setup.as_str(),
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 9",
+            "8/5pk1/6p1/3R4/8/6P1/r4P1K/8 w - - 0 40",
+        ];
+        let nodes = |params: &SearchParams| -> Vec<u64> {
+            fens.iter()
+                .map(|fen| {
+                    let mut s = Search::new(Weights::defaults(&v), 1);
+                    s.set_params(params.clone());
+                    s.search(&mut Position::from_fen(&v, fen).unwrap(), Limits::depth(9)).nodes
+                })
+                .collect()
+        };
+        let base = nodes(&SearchParams::default());
+        // Each at both ends of its range: neither fails, and at least one searches other trees.
+        for spec in crate::params::PARAMS.iter().filter(|p| !p.on_clock()) {
+            let at = |value| {
+                let mut p = SearchParams::default();
+                p.set(spec.name, value).unwrap();
+                nodes(&p)
+            };
+            let (low, high) = (at(spec.min), at(spec.max));
+            assert!(low != base || high != base, "{} searched the same trees at both ends", spec.name);
+        }
     }
 
     #[test]

@@ -504,10 +504,11 @@ mod tests {
     fn tunables_are_named_with_their_ranges() {
         let v = Variant::builtin("chess");
         let w = Weights::for_variant(&v);
-        // By default every search parameter that acts at a node budget: the 18 not `time_*`.
+        // By default every search parameter that acts at a node budget: all but the clock's.
         let all: Vec<String> = tunables(&[], &w).unwrap().into_iter().map(|t| t.name).collect();
-        assert_eq!(all.len(), 18);
-        assert!(all.contains(&"rfp_margin".to_string()) && !all.iter().any(|n| n.starts_with("time_")));
+        let clock = ["time_moves", "time_increment", "time_most", "time_unsettled", "time_settled"];
+        assert_eq!(all.len(), params::PARAMS.len() - clock.len());
+        assert!(params::PARAMS.iter().all(|p| all.contains(&p.name.to_string()) != clock.contains(&p.name)));
         assert!(tunables(&["time_moves".into()], &w).is_ok());
         let some = tunables(&["rfp_margin".into(), "mobility.n=-500..500/3".into()], &w).unwrap();
         assert_eq!((some[0].start, some[0].min, some[0].max, some[0].c_end), (80.0, 10.0, 300.0, 10.0));
