@@ -412,10 +412,7 @@ impl Search {
     fn plan_time(&mut self) {
         let plan = self.limits.clock.map(|c| c.plan(&self.params));
         self.target = plan.map(|p| p.0);
-        self.deadline = match (self.limits.movetime, plan) {
-            (Some(t), Some((_, most))) => Some(t.min(most)),
-            (t, p) => t.or(p.map(|p| p.1)),
-        };
+        self.deadline = [self.limits.movetime, plan.map(|p| p.1)].into_iter().flatten().min();
     }
 
     #[inline]
