@@ -76,3 +76,28 @@ fn spsa_resumes_only_with_its_own_arguments() {
     run(&same);
     assert_eq!(std::fs::read_to_string(out.join("spsa.csv")).unwrap(), before, "nothing left to play");
 }
+
+#[test]
+fn a_run_started_without_names_resumes_with_the_set_it_started_with() {
+    // As if an earlier version's table had held only these two: its spsa.toml names none, its
+    // path file the two. The resumed run goes on with them, whatever today's table holds.
+    let out = tmp("spsa-default-set");
+    let dir = out.to_str().unwrap();
+    let args = |games: &str| {
+        let a = ["spsa", "--variant", "chess", "--games", games, "--nodes", "200", "--batch", "4", "--out", dir];
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let mut first = args("8");
+    first.extend(["--tune".to_string(), "rfp_margin,lmr_base".to_string()]);
+    run(&first);
+    let settings = out.join("spsa.toml");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let started = text.lines().find(|l| l.starts_with("tune")).unwrap().to_string();
+    std::fs::write(&settings, text.replace(&started, "tune = []")).unwrap();
+    let mut resumed = args("8");
+    resumed.push("--resume".into());
+    run(&resumed);
+    let path = std::fs::read_to_string(out.join("spsa.csv")).unwrap();
+    assert!(path.starts_with("pairs,won,level,lost,rfp_margin,lmr_base\n"), "{path}");
+    assert!(std::fs::read_to_string(out.join("params.toml")).unwrap().contains("rfp_margin = "));
+}

@@ -381,9 +381,18 @@ pub fn run_in(
 ) -> Result<Spsa, RunError> {
     let variant = Variant::load(&settings.variant)?;
     let base = Weights::for_variant(&variant);
-    let tunables = tunables(&settings.tune, &base).map_err(RunError::Usage)?;
-    let mut spsa = Spsa::new(tunables, Schedule { r_end: settings.r_end, ..Schedule::new(settings.games / 2) });
     let (settings_file, path_file) = (out.join(SETTINGS_FILE), out.join(PATH_FILE));
+    // A run started without names goes on with the set the table gave it then (its path
+    // file's), which a later version's table may have changed.
+    let names = match resume && settings.tune.is_empty() && path_file.exists() {
+        true => {
+            let text = std::fs::read_to_string(&path_file).map_err(|e| FormatError::io(&path_file, "read", e))?;
+            SpsaPath::parse(&path_file, &text)?.names
+        }
+        false => settings.tune.clone(),
+    };
+    let tunables = tunables(&names, &base).map_err(RunError::Usage)?;
+    let mut spsa = Spsa::new(tunables, Schedule { r_end: settings.r_end, ..Schedule::new(settings.games / 2) });
     let text = toml::to_string(settings).expect("settings serialize");
     if settings_file.exists() {
         if !resume {
