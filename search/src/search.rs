@@ -756,8 +756,8 @@ impl Search {
             let score = if i == 0 {
                 -self.pvs(pos, next, -beta, -alpha, ply + 1, is_pv, check)
             } else {
-                let lmr = depth >= self.params.lmr_depth && i >= self.params.lmr_moves as usize + usize::from(is_pv);
-                let r = match lmr && quiet {
+                let p = &self.params;
+                let r = match quiet && depth >= p.lmr_depth && i >= p.lmr_moves as usize + usize::from(is_pv) {
                     true => self.reduction(depth, i, scores[i], is_pv, check, improving),
                     false => 0,
                 };
