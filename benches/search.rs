@@ -2,7 +2,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use hoplite_core::{Position, Variant};
-use hoplite_search::{Limits, Search, Weights};
+use hoplite_search::{Budget, Search, Weights};
 use std::time::Duration;
 
 fn bench_search(c: &mut Criterion) {
@@ -15,7 +15,7 @@ fn bench_search(c: &mut Criterion) {
         g.bench_function(variant, |b| {
             b.iter(|| {
                 let mut pos = Position::startpos(&v);
-                Search::new(Weights::defaults(&v), 16).search(&mut pos, Limits::nodes(nodes))
+                Search::new(Weights::defaults(&v), 16).search(&mut pos, Budget::nodes(nodes))
             })
         });
     }

@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use hoplite_core::Variant;
-use hoplite_formats::Budget;
+use hoplite_search::Budget;
 use hoplite_selfplay::openings::{game_seed, Opening, Own};
 use hoplite_selfplay::run::game::{play, Adjudication, Game};
 use hoplite_selfplay::PlayerSpec;

@@ -4,7 +4,6 @@
 //! named in one place, and the numbers keep a fixed number of decimals (`Decimal`).
 #![forbid(unsafe_code)]
 
-pub mod budget;
 pub mod csvfile;
 pub mod decimal;
 pub mod engines;
@@ -15,7 +14,6 @@ pub mod records;
 pub mod spsa;
 pub mod tune;
 
-pub use budget::{Budget, Clock};
 pub use decimal::Decimal;
 pub use error::FormatError;
 pub use manifest::{Manifest, PlayerRecord, RunKind};

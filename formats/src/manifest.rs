@@ -2,10 +2,10 @@
 //! shards of one run are recognised, and the report can print the command that repeats it.
 //! Files written by hoplite 0.1 (flat keys, no `format`) are read and converted.
 
-use crate::budget::Budget;
 use crate::engines::EngineConfig;
 use crate::error::FormatError;
 use hoplite_core::spec::toml_at;
+use hoplite_search::Budget;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

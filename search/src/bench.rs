@@ -1,8 +1,9 @@
 //! `hoplite bench`: a fixed search over fixed positions of every built-in variant. The total
 //! node count is a signature that changes only when search behaviour changes.
 
+use crate::budget::Budget;
 use crate::eval::Weights;
-use crate::search::{Limits, Search};
+use crate::search::Search;
 use hoplite_core::variant::builtin_names;
 use hoplite_core::{Position, Variant};
 use std::time::{Duration, Instant};
@@ -41,7 +42,7 @@ pub fn run(depth: u32) -> (Vec<BenchLine>, Duration) {
             let v = Variant::builtin(&name);
             let mut pos = Position::from_fen(&v, &fen).expect("bench positions are valid");
             let mut search = Search::new(Weights::for_variant(&v), 16);
-            let r = search.search(&mut pos, Limits::depth(depth));
+            let r = search.search(&mut pos, Budget::depth(depth));
             let best = r.best.map_or("(none)".into(), |m| pos.move_to_uci(m));
             BenchLine { variant: name, fen, nodes: r.nodes, best }
         })

@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bench;
+pub mod budget;
 mod continuation;
 mod correction;
 pub mod error;
@@ -14,8 +15,9 @@ pub mod tt;
 pub mod tuned;
 pub mod uci;
 
+pub use budget::{Budget, Clock};
 pub use error::{ParamsError, UciError, WeightsError};
 pub use eval::{evaluate, features, Weights};
 pub use params::{ParamSpec, SearchParams, PARAMS};
 pub use score::{MATE, MATE_BOUND};
-pub use search::{Info, Limits, Search, SearchResult};
+pub use search::{Info, Search, SearchResult};

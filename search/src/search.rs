@@ -7,6 +7,7 @@
 //! scored inside the tree, by the core's one definition. Nothing here names a variant: the
 //! piece values come from the weights, the rules from the position.
 
+use crate::budget::Budget;
 use crate::continuation::{nudged, ContinuationHistory, Key, NO_KEY, OFFSETS};
 use crate::correction::CorrectionHistory;
 use crate::eval::{evaluate, Term, Weights};
@@ -32,58 +33,6 @@ const HISTORY_MAX: i32 = 1 << 14;
 const HASH_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 26;
 const KILLER: i32 = 1 << 25;
-
-/// When to stop. Under a depth or node limit the search is deterministic.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Limits {
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    /// The most time a move may take.
-    pub movetime: Option<Duration>,
-    /// The side to move's clock: the search plans the move's time from it (`Clock::plan`).
-    pub clock: Option<Clock>,
-}
-
-impl Limits {
-    pub fn depth(d: u32) -> Limits {
-        Limits { depth: Some(d), ..Default::default() }
-    }
-    pub fn nodes(n: u64) -> Limits {
-        Limits { nodes: Some(n), ..Default::default() }
-    }
-
-    /// These limits with a clock: `left` on it, `increment` a move, and `moves_to_go` to the
-    /// next time control (if there is one).
-    pub fn with_clock(self, left: Duration, increment: Duration, moves_to_go: Option<u32>) -> Limits {
-        Limits { clock: Some(Clock { left, increment, moves_to_go }), ..self }
-    }
-}
-
-/// A side's clock as its move starts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
-    pub left: Duration,
-    pub increment: Duration,
-    pub moves_to_go: Option<u32>,
-}
-
-/// Kept off the clock for what a move costs beyond its search (answering, the pipe).
-const CLOCK_RESERVE: Duration = Duration::from_millis(30);
-
-impl Clock {
-    /// The time a move should take and the most it may: a share of the time left (over
-    /// `time_moves` moves, or the moves to the control when fewer) plus `time_increment`
-    /// percent of the increment, never more than half of what is left; at most `time_most`
-    /// percent of that when the search is unsettled, never more than a third of what is left.
-    pub fn plan(&self, p: &SearchParams) -> (Duration, Duration) {
-        let moves = self.moves_to_go.map_or(p.time_moves, |m| (m as i32).min(p.time_moves)).max(1) as u32;
-        let reserve = self.left.saturating_sub(CLOCK_RESERVE);
-        let share = self.left / moves + self.increment * p.time_increment as u32 / 100;
-        let target = share.min(reserve / 2).max(Duration::from_millis(1));
-        let most = (target * p.time_most as u32 / 100).min(reserve / 3).max(target);
-        (target, most)
-    }
-}
 
 /// One completed iteration, as UCI `info` reports it.
 #[derive(Clone, Debug)]
@@ -162,7 +111,7 @@ pub struct Search {
     /// move, counted once however often it is searched, as Stockfish counts them, so that a
     /// node budget or nodes a second mean the same for hoplite and an outside engine.
     nodes: u64,
-    limits: Limits,
+    budget: Budget,
     /// The time this move should take, from the clock: no iteration starts once it is well
     /// spent.
     target: Option<Duration>,
@@ -200,7 +149,7 @@ impl Search {
             params: SearchParams::default(),
             weights,
             nodes: 0,
-            limits: Limits::default(),
+            budget: Budget::default(),
             target: None,
             deadline: None,
             start: Instant::now(),
@@ -258,27 +207,27 @@ impl Search {
         self.killers.iter_mut().for_each(|k| *k = [Move::NONE; 2]);
     }
 
-    pub fn search(&mut self, pos: &mut Position, limits: Limits) -> SearchResult {
-        self.search_lines(pos, limits, 1)
+    pub fn search(&mut self, pos: &mut Position, budget: Budget) -> SearchResult {
+        self.search_lines(pos, budget, 1)
     }
 
     /// A search that scores the `lines` best root moves (multi-PV): each iteration searches
     /// the root once per line, the moves of the lines before it left out. `SearchResult::lines`
     /// holds them, best first, from the last iteration that completed every line.
-    pub fn search_lines(&mut self, pos: &mut Position, limits: Limits, lines: usize) -> SearchResult {
-        struct Lines<'a>(&'a mut Search, Limits, usize);
+    pub fn search_lines(&mut self, pos: &mut Position, budget: Budget, lines: usize) -> SearchResult {
+        struct Lines<'a>(&'a mut Search, Budget, usize);
         impl Job for Lines<'_> {
             type Output = SearchResult;
             fn run<B: Bits>(self, pos: &mut Position<B>) -> SearchResult {
                 self.0.iterate(pos, self.1, self.2)
             }
         }
-        pos.in_narrowest(Lines(self, limits, lines))
+        pos.in_narrowest(Lines(self, budget, lines))
     }
 
     /// `search_lines` in the position's own bitboard width.
-    fn iterate<B: Bits>(&mut self, pos: &mut Position<B>, limits: Limits, lines: usize) -> SearchResult {
-        self.limits = limits;
+    fn iterate<B: Bits>(&mut self, pos: &mut Position<B>, budget: Budget, lines: usize) -> SearchResult {
+        self.budget = budget;
         self.plan_time();
         self.nodes = 0;
         self.start = Instant::now();
@@ -300,7 +249,7 @@ impl Search {
             return result;
         }
         let lines = lines.clamp(1, root_moves.len());
-        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
+        let max_depth = budget.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
         // Iterations in a row whose best move stayed, for the time control.
         let mut stable = 0;
         for depth in 1..=max_depth {
@@ -408,11 +357,11 @@ impl Search {
         self.deadline.is_some_and(|t| elapsed * 2 > t)
     }
 
-    /// The move's target and deadline from its limits and the clock.
+    /// The move's target and deadline from its budget and the clock.
     fn plan_time(&mut self) {
-        let plan = self.limits.clock.map(|c| c.plan(&self.params));
+        let plan = self.budget.clock.map(|c| c.plan(&self.params));
         self.target = plan.map(|p| p.0);
-        self.deadline = [self.limits.movetime, plan.map(|p| p.1)].into_iter().flatten().min();
+        self.deadline = [self.budget.movetime, plan.map(|p| p.1)].into_iter().flatten().min();
     }
 
     #[inline]
@@ -420,7 +369,7 @@ impl Search {
         if self.aborted {
             return true;
         }
-        let out_of_nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
+        let out_of_nodes = self.budget.nodes.is_some_and(|n| self.nodes >= n);
         let out_of_time = self.nodes & 1023 == 0
             && (self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|t| self.start.elapsed() >= t));
         self.aborted = out_of_nodes || out_of_time;
@@ -1044,7 +993,7 @@ impl Search {
     }
 
     fn quiescence_line_in<B: Bits>(&mut self, pos: &mut Position<B>) -> (i32, Vec<Move>) {
-        self.limits = Limits::default();
+        self.budget = Budget::default();
         self.plan_time();
         self.aborted = false;
         self.nodes = 0;
@@ -1069,24 +1018,6 @@ mod tests {
     }
 
     #[test]
-    fn a_clock_is_shared_by_the_time_parameters() {
-        let ms = Duration::from_millis;
-        let p = SearchParams::default();
-        let clock = Clock { left: ms(1000), increment: ms(20), moves_to_go: None };
-        // A 25th of the clock and four fifths of the increment; four times that at most.
-        assert_eq!(clock.plan(&p), (ms(56), ms(224)));
-        // Ten moves to the control share the clock over ten.
-        assert_eq!(Clock { moves_to_go: Some(10), ..clock }.plan(&p).0, ms(116));
-        let mut q = p.clone();
-        for (name, value) in [("time_moves", 40), ("time_increment", 100), ("time_most", 200)] {
-            q.set(name, value).unwrap();
-        }
-        assert_eq!(clock.plan(&q), (ms(25 + 20), ms(90)));
-        // Short of time: half of what is left after the reserve, and no more at most.
-        assert_eq!(Clock { left: ms(90), increment: ms(100), moves_to_go: None }.plan(&p), (ms(30), ms(30)));
-    }
-
-    #[test]
     fn every_parameter_off_the_clock_moves_the_search() {
         let v = Variant::builtin("chess");
         let fens = [
@@ -1099,7 +1030,7 @@ mod tests {
                 .map(|fen| {
                     let mut s = Search::new(Weights::defaults(&v), 1);
                     s.set_params(params.clone());
-                    s.search(&mut Position::from_fen(&v, fen).unwrap(), Limits::depth(9)).nodes
+                    s.search(&mut Position::from_fen(&v, fen).unwrap(), Budget::depth(9)).nodes
                 })
                 .collect()
         };
@@ -1124,7 +1055,7 @@ mod tests {
         let v = Variant::builtin("chess");
         let mut pos = Position::from_fen(&v, &v.setup).unwrap();
         let mut s = Search::new(Weights::defaults(&v), 1);
-        assert_eq!(s.search(&mut pos, Limits::depth(1)).nodes, 20);
+        assert_eq!(s.search(&mut pos, Budget::depth(1)).nodes, 20);
     }
 
     #[test]
@@ -1141,8 +1072,8 @@ mod tests {
             let run = |narrow: bool| {
                 let mut s = Search::new(Weights::defaults(&v), 1);
                 let r = match narrow {
-                    true => s.iterate(&mut pos.to::<u64>(), Limits::depth(6), 1),
-                    false => s.iterate(&mut pos.clone(), Limits::depth(6), 1),
+                    true => s.iterate(&mut pos.to::<u64>(), Budget::depth(6), 1),
+                    false => s.iterate(&mut pos.clone(), Budget::depth(6), 1),
                 };
                 (r.nodes, r.score, r.pv)
             };

@@ -1,10 +1,11 @@
 //! The UCI protocol, with `UCI_Variant` as Fairy-Stockfish offers it.
 
+use crate::budget::{Budget, Clock};
 use crate::error::UciError;
 use crate::eval::Weights;
 use crate::params::{SearchParams, PARAMS};
 use crate::score::{MATE, MATE_BOUND};
-use crate::search::{Info, Limits, Search, SearchResult};
+use crate::search::{Info, Search, SearchResult};
 use hoplite_core::variant::builtin_names;
 use hoplite_core::{Colour, Move, Position, Variant};
 use std::io::{BufRead, Write};
@@ -226,7 +227,7 @@ impl Engine {
         let num = |key: &str| -> Option<u64> {
             words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1)).and_then(|v| v.parse().ok())
         };
-        let mut limits = Limits {
+        let mut budget = Budget {
             depth: num("depth").map(|d| d as u32),
             nodes: num("nodes"),
             movetime: num("movetime").map(Duration::from_millis),
@@ -238,7 +239,8 @@ impl Engine {
         };
         if let Some(t) = time {
             let inc = Duration::from_millis(inc.unwrap_or(0));
-            limits = limits.with_clock(Duration::from_millis(t), inc, num("movestogo").map(|m| m as u32));
+            let moves_to_go = num("movestogo").map(|m| m as u32);
+            budget = budget.with_clock(Some(Clock { left: Duration::from_millis(t), increment: inc, moves_to_go }));
         }
         let mut search = match self.search.take() {
             Some(s) => s,
@@ -265,7 +267,7 @@ impl Engine {
         let started = std::time::Instant::now();
         let lines = self.lines;
         let job = Box::new(move || {
-            let r: SearchResult = search.search_lines(&mut pos, limits, lines);
+            let r: SearchResult = search.search_lines(&mut pos, budget, lines);
             let shown = *reported.lock().unwrap_or_else(|e| e.into_inner());
             if r.best.is_some() && (r.best, r.nodes) != shown {
                 let i = Info {

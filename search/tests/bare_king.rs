@@ -3,7 +3,7 @@
 //! without a capture) by hoplite 0.2.4, whose evaluation had no bare-king terms.
 
 use hoplite_core::{GameResult, Position, Termination, Variant};
-use hoplite_search::{Limits, Search, Weights};
+use hoplite_search::{Budget, Search, Weights};
 
 /// The game from `fen` at `nodes` a move, hoplite against itself: its end and its plies.
 fn play(variant: &str, fen: &str, nodes: u64) -> (Option<(GameResult, Termination)>, usize) {
@@ -12,7 +12,7 @@ fn play(variant: &str, fen: &str, nodes: u64) -> (Option<(GameResult, Terminatio
     let mut search = Search::new(Weights::for_variant(&v), 4);
     let mut plies = 0;
     while pos.outcome().is_none() && plies < 300 {
-        let best = search.search(&mut pos, Limits::nodes(nodes)).best.expect("a move");
+        let best = search.search(&mut pos, Budget::nodes(nodes)).best.expect("a move");
         pos.make(best);
         plies += 1;
     }

@@ -2,9 +2,9 @@
 //! move and node count, in one process or on two threads at once.
 
 use hoplite_core::{Position, Variant};
-use hoplite_search::{Limits, Search, Weights};
+use hoplite_search::{Budget, Search, Weights};
 
-fn run(variant: &str, fen: Option<&str>, limits: Limits) -> (String, u64, i32) {
+fn run(variant: &str, fen: Option<&str>, limits: Budget) -> (String, u64, i32) {
     let v = Variant::builtin(variant);
     let mut pos = match fen {
         Some(f) => Position::from_fen(&v, f).unwrap(),
@@ -22,18 +22,18 @@ fn same_limits_same_move_and_nodes() {
         ("spartan", None),
         ("sultan", None),
     ] {
-        let a = run(variant, fen, Limits::nodes(20_000));
-        let b = run(variant, fen, Limits::nodes(20_000));
+        let a = run(variant, fen, Budget::nodes(20_000));
+        let b = run(variant, fen, Budget::nodes(20_000));
         assert_eq!(a, b, "{variant}");
         assert_eq!(a.1, 20_000, "{variant}: the node limit is exact");
-        assert_eq!(run(variant, fen, Limits::depth(4)), run(variant, fen, Limits::depth(4)));
+        assert_eq!(run(variant, fen, Budget::depth(4)), run(variant, fen, Budget::depth(4)));
     }
 }
 
 #[test]
 fn two_threads_at_once_agree_with_one() {
-    let alone = run("spartan", None, Limits::nodes(30_000));
-    let handles: Vec<_> = (0..2).map(|_| std::thread::spawn(|| run("spartan", None, Limits::nodes(30_000)))).collect();
+    let alone = run("spartan", None, Budget::nodes(30_000));
+    let handles: Vec<_> = (0..2).map(|_| std::thread::spawn(|| run("spartan", None, Budget::nodes(30_000)))).collect();
     for h in handles {
         assert_eq!(h.join().unwrap(), alone);
     }
@@ -44,8 +44,8 @@ fn a_cleared_search_repeats_itself() {
     let v = Variant::builtin("chess");
     let mut s = Search::new(Weights::defaults(&v), 2);
     let mut pos = Position::startpos(&v);
-    let first = s.search(&mut pos, Limits::nodes(10_000));
+    let first = s.search(&mut pos, Budget::nodes(10_000));
     s.clear();
-    let second = s.search(&mut pos, Limits::nodes(10_000));
+    let second = s.search(&mut pos, Budget::nodes(10_000));
     assert_eq!((first.best, first.nodes, first.score), (second.best, second.nodes, second.score));
 }

@@ -2,7 +2,7 @@
 //! `Position::outcome` ends the game after it. Each case names the rule that must win.
 
 use hoplite_core::{GameResult, Position, Termination, Variant};
-use hoplite_search::{Limits, Search, Weights, MATE};
+use hoplite_search::{Budget, Search, Weights, MATE};
 use std::sync::Arc;
 
 /// The search's move and score from `fen` after `moves`, at `depth`.
@@ -11,7 +11,7 @@ fn search(v: &Arc<Variant>, fen: &str, moves: &[&str], depth: u32) -> (String, i
     for m in moves {
         pos.make(pos.parse_uci(m).unwrap());
     }
-    let r = Search::new(Weights::defaults(v), 4).search(&mut pos, Limits::depth(depth));
+    let r = Search::new(Weights::defaults(v), 4).search(&mut pos, Budget::depth(depth));
     (pos.move_to_uci(r.best.unwrap()), r.score, pos)
 }
 

@@ -3,7 +3,7 @@
 //! ends, independently of the search.
 
 use hoplite_core::{Colour, GameResult, Position, Variant};
-use hoplite_search::{Limits, Search, Weights, MATE, MATE_BOUND};
+use hoplite_search::{Budget, Search, Weights, MATE, MATE_BOUND};
 
 /// Whether the side to move can force a win within `plies` plies (odd), by brute force.
 fn forced_win(pos: &mut Position, plies: u32) -> bool {
@@ -98,7 +98,7 @@ fn finds_mates_in_one_and_two_in_every_variant() {
         }
         let mut search = Search::new(Weights::defaults(&v), 4);
         // The prunings may hide a mate at its exact depth: a few plies more.
-        let r = search.search(&mut pos, Limits::depth(2 * n + 5));
+        let r = search.search(&mut pos, Budget::depth(2 * n + 5));
         assert_eq!(r.score, MATE - (2 * n as i32 - 1), "{name} {what}: score");
         // The move found wins as fast (the known one, or another win in n).
         let m = r.best.unwrap();
@@ -126,13 +126,13 @@ fn great_shatranj_bare_king_win_takes_the_reply_into_account() {
     let v = Variant::builtin("great-shatranj");
     let mut pos = Position::from_fen(&v, "7k2/10/10/1g8/10/2N7/10/K9 w - - 0 1").unwrap();
     let mut search = Search::new(Weights::defaults(&v), 4);
-    let r = search.search(&mut pos, Limits::depth(4));
+    let r = search.search(&mut pos, Budget::depth(4));
     assert_eq!(pos.move_to_uci(r.best.unwrap()), "c3b5");
     assert_eq!(r.score, MATE - 2, "won after Black's reply, two plies from the root");
     // With a reply that bares White back, the same capture only draws.
     let mut pos = Position::from_fen(&v, "10/10/k9/1g8/10/2N7/10/K9 w - - 0 1").unwrap();
     pos.make(pos.parse_uci("c3b5").unwrap());
-    let r = Search::new(Weights::defaults(&v), 4).search(&mut pos, Limits::depth(3));
+    let r = Search::new(Weights::defaults(&v), 4).search(&mut pos, Budget::depth(3));
     assert_eq!(pos.move_to_uci(r.best.unwrap()), "a6b5");
     assert_eq!(r.score, 0);
     assert!(r.score.abs() < MATE_BOUND);

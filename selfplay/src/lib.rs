@@ -15,7 +15,8 @@ pub use player::{EngineFiles, PlayerSpec};
 pub use run::{parse_shard, Progress, RunReport};
 
 use hoplite_formats::manifest::{BookOrder, RunKind, FORMAT};
-use hoplite_formats::{Budget, Manifest};
+use hoplite_formats::Manifest;
+use hoplite_search::Budget;
 use run::game::Adjudication;
 use run::output::Tallies;
 use std::path::PathBuf;

@@ -4,7 +4,7 @@ use super::players::Registry;
 use super::selfplay::BudgetArgs;
 use super::{CmdResult, DEFAULT_VARIANT};
 use clap::Args;
-use hoplite_formats::Budget;
+use hoplite_search::Budget;
 use hoplite_selfplay::openings::book::{epd_text, make_book, pgn_book, played_book, BookSettings};
 use hoplite_selfplay::openings::played::{self, Played};
 use hoplite_selfplay::player::scoring::{score_all, Job};

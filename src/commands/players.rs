@@ -3,7 +3,7 @@
 //! (configs/engines.toml, its ini files written to a temporary folder).
 
 use hoplite_formats::engines::Engines;
-use hoplite_formats::Budget;
+use hoplite_search::Budget;
 use hoplite_selfplay::{EngineFiles, PlayerSpec};
 use std::path::Path;
 

@@ -7,7 +7,7 @@ use clap::Args;
 use hoplite_core::Variant;
 use hoplite_formats::manifest::{control_holds, BookOrder, PlayerKind, CONTROL_SCORE};
 use hoplite_formats::Manifest;
-use hoplite_formats::{Budget, Clock};
+use hoplite_search::{Budget, Clock};
 use hoplite_selfplay::openings::played::{self, Method, Played, Settings};
 use hoplite_selfplay::plans::{balance, matchup, selfplay};
 use hoplite_selfplay::run::game::Adjudication;

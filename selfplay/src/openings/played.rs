@@ -277,7 +277,7 @@ fn end_position(variant: &Arc<Variant>, start: &str, line: &[String]) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hoplite_formats::Budget;
+    use hoplite_search::Budget;
 
     fn played(nodes: u64, plies: u32, margin: i32) -> Played {
         let player = PlayerSpec::Hoplite {

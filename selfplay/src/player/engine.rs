@@ -3,8 +3,7 @@
 use super::{Clocks, EngineFiles, Player, Reply, Turn};
 use crate::error::PlayerError;
 use hoplite_core::{Colour, Variant};
-use hoplite_formats::Budget;
-use hoplite_search::{Limits, Search, SearchParams, Weights};
+use hoplite_search::{Budget, Clock, Search, SearchParams, Weights};
 use std::sync::Arc;
 
 pub struct EnginePlayer {
@@ -28,20 +27,11 @@ impl EnginePlayer {
     }
 }
 
-/// The search's limits for a budget (a clock's time comes with each move).
-pub fn limits(b: &Budget) -> Limits {
-    Limits { nodes: b.nodes, depth: b.depth, movetime: b.movetime, clock: None }
-}
-
-/// The limits of `side`'s move: the budget's, and on a clock the time the clock allows as it
+/// The budget of `side`'s move: the player's, and on a clock the time the clock allows as it
 /// stands (the search keeps its own reserve; the harness's grace, `CLOCK_MARGIN`, is for a
 /// pipe's delay, which an engine in the process has not).
-fn turn_limits(budget: &Budget, clock: Option<&Clocks>, side: Colour) -> Limits {
-    let limits = limits(budget);
-    match clock {
-        Some(c) => limits.with_clock(c.remaining[side], c.increment[side], None),
-        None => limits,
-    }
+fn turn_budget(budget: &Budget, clock: Option<&Clocks>, side: Colour) -> Budget {
+    budget.with_clock(clock.map(|c| Clock { left: c.remaining[side], increment: c.increment[side], moves_to_go: None }))
 }
 
 impl Player for EnginePlayer {
@@ -73,15 +63,15 @@ impl Player for EnginePlayer {
     fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError> {
         let (_, search) = self.search.as_mut().expect("new_game comes first");
         let mut pos = turn.position.clone();
-        let limits = turn_limits(&self.budget, turn.clock.as_ref(), pos.side_to_move());
-        let r = search.search(&mut pos, limits);
+        let budget = turn_budget(&self.budget, turn.clock.as_ref(), pos.side_to_move());
+        let r = search.search(&mut pos, budget);
         Ok(Reply { mv: r.best.ok_or(PlayerError::NoMove)?, score: Some(r.score), nodes: r.nodes })
     }
 
     fn scored_moves(&mut self, turn: Turn, lines: usize) -> Result<Vec<(hoplite_core::Move, i32)>, PlayerError> {
         let (_, search) = self.search.as_mut().expect("new_game comes first");
         let mut pos = turn.position.clone();
-        let r = search.search_lines(&mut pos, limits(&self.budget), lines);
+        let r = search.search_lines(&mut pos, self.budget.with_clock(None), lines);
         Ok(r.lines.iter().map(|l| (l.mv, l.score)).collect())
     }
 }
@@ -96,10 +86,10 @@ mod tests {
         let ms = Duration::from_millis;
         let clock = Clocks { remaining: [ms(1000), ms(500)], increment: [ms(20), ms(20)] };
         let params = hoplite_search::SearchParams::default();
-        let plan = |side| turn_limits(&Budget::default(), Some(&clock), side).clock.map(|c| c.plan(&params).0);
+        let plan = |side| turn_budget(&Budget::default(), Some(&clock), side).clock.map(|c| c.plan(&params).0);
         // A 25th of the clock and four fifths of the increment, nothing taken off first.
         assert_eq!(plan(Colour::White), Some(ms(40) + ms(16)));
         assert_eq!(plan(Colour::Black), Some(ms(20) + ms(16)));
-        assert_eq!(turn_limits(&Budget::default(), None, Colour::White).clock, None);
+        assert_eq!(turn_budget(&Budget::default(), None, Colour::White).clock, None);
     }
 }

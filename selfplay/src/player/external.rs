@@ -6,7 +6,7 @@ use super::process::Process;
 use super::{Clocks, Turn};
 use hoplite_core::{Colour, Move, Position, Variant};
 use hoplite_formats::engines::{CastlingNotation, EngineConfig, Protocol};
-use hoplite_formats::Budget;
+use hoplite_search::Budget;
 use std::time::{Duration, Instant};
 
 /// A running engine and what it told us.

@@ -103,7 +103,7 @@ pub fn label(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hoplite_formats::Budget;
+    use hoplite_search::Budget;
 
     fn row(fen: &str, result: f64) -> PositionRow {
         PositionRow { game_id: 1, ply: 10, fen: fen.into(), result: WhiteScore::new(result).unwrap() }

@@ -8,7 +8,7 @@ use super::{Answer, Player, Reply, Turn};
 use crate::error::PlayerError;
 use hoplite_core::{Move, Variant};
 use hoplite_formats::engines::{EngineConfig, Protocol};
-use hoplite_formats::Budget;
+use hoplite_search::Budget;
 use hoplite_search::MATE;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -11,7 +11,7 @@ use super::{Answer, Player, Reply, Turn};
 use crate::error::PlayerError;
 use hoplite_core::{Position, Variant};
 use hoplite_formats::engines::{EngineConfig, Protocol};
-use hoplite_formats::Budget;
+use hoplite_search::Budget;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -143,7 +143,7 @@ impl Player for XboardPlayer {
         s.process.send("easy")?;
         s.process.send("post")?;
         if let Some(c) = b.clock {
-            s.process.send(&format!("level 0 {} {}", minutes(c.base), c.increment.as_secs_f64()))?;
+            s.process.send(&format!("level 0 {} {}", minutes(c.left), c.increment.as_secs_f64()))?;
         }
         if let Some(t) = b.movetime {
             if t.subsec_millis() != 0 || t.is_zero() {

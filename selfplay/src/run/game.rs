@@ -7,7 +7,7 @@ use crate::error::PlayerError;
 use crate::openings::Opening;
 use crate::player::{Clocks, Player, Turn, CLOCK_MARGIN};
 use hoplite_core::{Colour, GameResult, Position, Termination, Variant};
-use hoplite_formats::Clock;
+use hoplite_search::Clock;
 use hoplite_search::MATE_BOUND;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -178,7 +178,7 @@ pub fn play(g: &Game, mut players: [&mut dyn Player; 2]) -> GameRecord {
     let mut legal = Vec::new();
     let mut failure = None;
     let (mut legal_total, mut evals) = (0usize, Vec::new());
-    let mut remaining = g.clocks.map(|c| c.map(|c| c.base));
+    let mut remaining = g.clocks.map(|c| c.map(|c| c.left));
     let (result, termination) = loop {
         if let Some(end) = pos.outcome() {
             break end;
@@ -263,7 +263,7 @@ pub fn play(g: &Game, mut players: [&mut dyn Player; 2]) -> GameRecord {
 mod tests {
     use super::*;
     use crate::player::PlayerSpec;
-    use hoplite_formats::Budget;
+    use hoplite_search::Budget;
 
     fn game(variant: &str, adjudication: Adjudication, fen: Option<&str>) -> GameRecord {
         let v = Variant::builtin(variant);
