@@ -2,7 +2,7 @@
 //! node count is a signature that changes only when search behaviour changes.
 
 use crate::budget::Budget;
-use crate::eval::Weights;
+use crate::eval::linear::Weights;
 use crate::search::Search;
 use hoplite_core::variant::builtin_names;
 use hoplite_core::{Position, Variant};

@@ -2,7 +2,7 @@
 
 use crate::budget::{Budget, Clock};
 use crate::error::UciError;
-use crate::eval::Weights;
+use crate::eval::linear::Weights;
 use crate::params::{SearchParams, PARAMS};
 use crate::score::{MATE, MATE_BOUND};
 use crate::search::{Info, Search, SearchResult};

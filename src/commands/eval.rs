@@ -9,7 +9,7 @@
 use super::{load_variant, CmdResult, DEFAULT_VARIANT};
 use clap::Args;
 use hoplite_core::Position;
-use hoplite_search::eval::Slot;
+use hoplite_search::eval::linear::Slot;
 use hoplite_search::{evaluate, features, Weights};
 use std::io::BufRead;
 use std::path::PathBuf;

@@ -5,7 +5,7 @@ use super::{CmdResult, DEFAULT_VARIANT};
 use clap::Args;
 use hoplite_core::Variant;
 use hoplite_formats::{csvfile, SummaryRow, ValueRow, SUMMARY, VALUES};
-use hoplite_search::eval::{Term, Weights};
+use hoplite_search::eval::linear::{Term, Weights};
 use hoplite_selfplay::plans::balance;
 use hoplite_selfplay::plans::values::{
     balance_file, default_imbalances, fit_notes, next_round, parse_targets, targets_met, values, FitNote,

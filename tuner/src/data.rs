@@ -6,7 +6,7 @@ use hoplite_core::zobrist::{mix64, GOLDEN};
 use hoplite_core::{Position, Variant};
 use hoplite_formats::csvfile::{header, Rows};
 use hoplite_formats::PositionRow;
-use hoplite_search::eval::PHASE;
+use hoplite_search::eval::linear::PHASE;
 use hoplite_search::{features, Search, Weights};
 use rayon::prelude::*;
 use std::path::Path;
@@ -122,7 +122,14 @@ fn is_validation(game_id: u64) -> bool {
 type Resolved = Result<(Vec<(u16, i16)>, u8, f32), TuneError>;
 
 /// The quiet position's sparse features (`line`: where the row is, for an error).
-fn resolve(variant: &Arc<Variant>, search: &mut Search, row: &PositionRow, path: &Path, line: u64) -> Resolved {
+fn resolve(
+    variant: &Arc<Variant>,
+    weights: &Weights,
+    search: &mut Search,
+    row: &PositionRow,
+    path: &Path,
+    line: u64,
+) -> Resolved {
     let r = row.result.get() as f32;
     let mut pos = Position::from_fen(variant, &row.fen).map_err(|e| TuneError::Row {
         path: path.display().to_string(),
@@ -133,7 +140,7 @@ fn resolve(variant: &Arc<Variant>, search: &mut Search, row: &PositionRow, path:
     for m in line {
         pos.make(m);
     }
-    let f = features(&pos, search.weights());
+    let f = features(&pos, weights);
     let sparse = f
         .values
         .iter()
@@ -176,7 +183,7 @@ pub fn load(
                 .map_init(
                     || Search::new(weights.clone(), 0),
                     |search, (line, row)| match row {
-                        Ok(row) => (row.game_id, resolve(variant, search, &row, path, line)),
+                        Ok(row) => (row.game_id, resolve(variant, weights, search, &row, path, line)),
                         Err(e) => (0, Err(e.into())),
                     },
                 )

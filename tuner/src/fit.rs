@@ -241,7 +241,7 @@ pub fn standard_errors(d: &Dataset, w: &[f64], k: f64, fitted: &[bool], ridge: &
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hoplite_search::eval::PHASE;
+    use hoplite_search::eval::linear::PHASE;
 
     /// A dataset where one feature decides the result through a known logistic curve.
     fn synthetic(true_w: f64, k: f64, n: usize) -> Dataset {

@@ -6,7 +6,7 @@ use crate::fit::{fit_k, loss, standard_errors, Adam};
 use hoplite_core::{PieceType, Variant};
 use hoplite_formats::tune::{companions, LossRow, ValueRow};
 use hoplite_formats::{csvfile, Decimal, FormatError};
-use hoplite_search::eval::{Slot, Term, SIDE};
+use hoplite_search::eval::linear::{Slot, Term, SIDE};
 use hoplite_search::Weights;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -53,7 +53,7 @@ fn a_rook_is_worth_what_the_results_say() {
     let pos = hoplite_core::Position::from_fen(&v, WHITE_UP).unwrap();
     let e = hoplite_search::evaluate(&pos, &r.weights) as f64;
     assert!((r.k * e - 240.8).abs() < 12.0, "K = {}, E = {e}", r.k);
-    assert!(r.weights.get(hoplite_search::eval::Term::Material, v.piece_type('r').unwrap()) > 50);
+    assert!(r.weights.get(hoplite_search::eval::linear::Term::Material, v.piece_type('r').unwrap()) > 50);
     let out = file.with_file_name("w.toml");
     let (loss, values) = hoplite_tuner::tune::write(&v, &r, &out).unwrap();
     let back = Weights::load(&v, &out).unwrap();
@@ -128,7 +128,7 @@ fn a_fit_leaves_the_bare_king_terms_alone() {
     let start = Weights::defaults(&v);
     let o = TuneOptions { fit: Fit::All, ridge: 0.0, max_epochs: 200, patience: 50, batch: 512, ..Default::default() };
     let r = tune(&v, std::slice::from_ref(&file), &o, |_| {}, |_, _, _| {}).unwrap();
-    for (k, term) in hoplite_search::eval::SIDE.iter().enumerate().filter(|(_, t)| !t.fitted) {
+    for (k, term) in hoplite_search::eval::linear::SIDE.iter().enumerate().filter(|(_, t)| !t.fitted) {
         let j = start.side_index(k);
         assert_eq!(r.weights.values[j], start.values[j], "{} moved", term.name);
         assert!(r.errors[j].is_none(), "{} has a standard error", term.name);
@@ -136,8 +136,8 @@ fn a_fit_leaves_the_bare_king_terms_alone() {
     // The fit did run: the rook's value moved.
     let rook = v.piece_type('r').unwrap();
     assert_ne!(
-        r.weights.get(hoplite_search::eval::Term::Material, rook),
-        start.get(hoplite_search::eval::Term::Material, rook)
+        r.weights.get(hoplite_search::eval::linear::Term::Material, rook),
+        start.get(hoplite_search::eval::linear::Term::Material, rook)
     );
 }
 

@@ -5,18 +5,18 @@
 //! plays with the defaults derived from it (so the configurations of a balance run differ in
 //! their changed pieces only).
 
-use crate::eval::{Slot, Weights};
+use super::{Slot, Weights};
 use hoplite_core::{PieceDef, Variant};
 
 /// Built-in variant name, its tuned weights file.
 const TUNED: &[(&str, &str)] = &[
-    ("chess", include_str!("../../data/weights/chess.toml")),
-    ("great-shatranj", include_str!("../../data/weights/great-shatranj.toml")),
-    ("great-shatranj-r", include_str!("../../data/weights/great-shatranj-r.toml")),
-    ("rumi-shatranj", include_str!("../../data/weights/rumi-shatranj.toml")),
-    ("shatranj", include_str!("../../data/weights/shatranj.toml")),
-    ("spartan", include_str!("../../data/weights/spartan.toml")),
-    ("sultan", include_str!("../../data/weights/sultan.toml")),
+    ("chess", include_str!("../../../../data/weights/chess.toml")),
+    ("great-shatranj", include_str!("../../../../data/weights/great-shatranj.toml")),
+    ("great-shatranj-r", include_str!("../../../../data/weights/great-shatranj-r.toml")),
+    ("rumi-shatranj", include_str!("../../../../data/weights/rumi-shatranj.toml")),
+    ("shatranj", include_str!("../../../../data/weights/shatranj.toml")),
+    ("spartan", include_str!("../../../../data/weights/spartan.toml")),
+    ("sultan", include_str!("../../../../data/weights/sultan.toml")),
 ];
 
 /// The same piece, as far as its weights go: letter, moves, value and kind.
@@ -53,8 +53,8 @@ impl Weights {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{Term, TERMS};
     use super::*;
-    use crate::eval::{Term, TERMS};
 
     #[test]
     fn a_tuned_file_may_leave_a_term_out_and_it_plays_its_defaults() {
