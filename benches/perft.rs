@@ -2,7 +2,7 @@
 //! the last ply). Throughput is reported in nodes, so criterion prints nodes per second.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use hoplite_core::perft::perft;
+use hoplite_core::perft;
 use hoplite_core::{Position, Variant};
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! field, character), so that callers can match on what went wrong and users still read one
 //! clear sentence.
 
-use crate::betza::BetzaError;
+use crate::variant::betza::BetzaError;
 use thiserror::Error;
 
 /// A board size the bitboards cannot hold.

@@ -1,31 +1,49 @@
-//! hoplite-core: bitboards on `u128` (on `u64` where the board fits), Betza pieces, variants as data, legal moves, perft.
+//! hoplite-core: the rules of chess variants as data. Two rooms: `variant` (a variant file
+//! read, its Betza pieces parsed, compiled into attack tables and rules: `Variant`; the
+//! registry of built-ins) and `position` (a `Position` of a variant: FEN, legal moves, make
+//! and unmake, Zobrist keys, SAN, game ends, perft), on the shared vocabulary of typed
+//! values, bitboards (on `u128`, or `u64` where the board fits) and the board's geometry.
+//!
+//! ```
+//! use hoplite_core::{Position, Variant};
+//!
+//! let chess = Variant::builtin("chess");
+//! let mut pos = Position::startpos(&chess);
+//! let mut moves = Vec::new();
+//! pos.legal_moves(&mut moves);
+//! assert_eq!(moves.len(), 20);
+//! assert_eq!(hoplite_core::perft(&mut pos, 3), 8_902);
+//!
+//! // A variant is data: Spartan chess, from its TOML file, with two kings a side.
+//! let spartan = Variant::load("spartan").unwrap();
+//! let mut pos = Position::startpos(&spartan);
+//! pos.make(pos.parse_uci("e2e4").unwrap());
+//! assert_eq!(pos.to_fen().split(' ').nth(1), Some("b"));
+//! ```
 #![forbid(unsafe_code)]
 
-pub mod betza;
-pub mod bitboard;
-pub mod compile;
+mod bitboard;
 pub mod error;
-pub mod geometry;
-pub mod load;
-pub mod movegen;
-pub mod moves;
-pub mod outcome;
-pub mod perft;
-pub mod position;
-pub mod san;
-pub mod setup;
-pub mod spec;
-pub mod tables;
-pub mod types;
-pub mod variant;
-pub mod zobrist;
+mod geometry;
+mod position;
+pub mod seed;
+pub mod toml_text;
+mod types;
+mod variant;
 
 pub use bitboard::{Bitboard, Bits};
 pub use error::{FenError, FenErrorKind, MoveError, SetupError, VariantError};
-pub use geometry::Geometry;
-pub use moves::{Move, MoveKind};
-pub use outcome::{GameResult, Termination};
+pub use geometry::{Geometry, MAX_SIDE, MAX_SQUARES};
+pub use position::moves::{Move, MoveKind};
+pub use position::outcome::{GameResult, Termination};
+pub use position::perft::{divide, parse_suite, perft, perft_in, SuiteLine};
+pub use position::setup::{Placed, Setup};
+pub use position::zobrist::Zobrist;
 pub use position::{Job, Position};
-pub use setup::{Placed, Setup};
-pub use types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
-pub use variant::{PieceDef, Variant};
+pub use types::{Colour, PieceType, Square, TypeIter, TypeSet, MAX_TYPES};
+pub use variant::betza;
+pub use variant::builtins::{builtin, builtin_names, fsf_builtin_names, is_builtin, Builtin, BUILTINS};
+pub use variant::{
+    Attackers, BareKing, Castling, EndValue, Extinction, Flag, MaterialCounting, OpeningMode, OpeningMove, PieceDef,
+    PseudoRoyal, Rules, Variant, Walling,
+};

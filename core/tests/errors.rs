@@ -1,7 +1,7 @@
 //! Bad input gets a clear error naming the field (file, line, character), never a panic.
 
 use hoplite_core::error::{GeometryError, PlacementError, ProblemKind};
-use hoplite_core::{betza, perft, FenErrorKind, MoveError, Position, SetupError, Variant, VariantError};
+use hoplite_core::{betza, parse_suite, FenErrorKind, MoveError, Position, SetupError, Variant, VariantError};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 
@@ -407,10 +407,10 @@ fn illegal_uci_moves_are_refused() {
 
 #[test]
 fn bad_perft_suite_lines_name_the_line() {
-    let e = perft::parse_suite("s.epd", "# c\n8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\nfen ;D1 x\n").unwrap_err();
+    let e = parse_suite("s.epd", "# c\n8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\nfen ;D1 x\n").unwrap_err();
     says(&e, &["s.epd:3", "'D1 x'"]);
-    let e = perft::parse_suite("s.epd", "8/8/8/8/8/8/8/K6k w - - 0 1\n").unwrap_err();
+    let e = parse_suite("s.epd", "8/8/8/8/8/8/8/K6k w - - 0 1\n").unwrap_err();
     says(&e, &["s.epd:1", "no ';D<depth> <nodes>'"]);
-    let e = perft::parse_suite("s.epd", "fen ;X1 3\n").unwrap_err();
+    let e = parse_suite("s.epd", "fen ;X1 3\n").unwrap_err();
     says(&e, &["s.epd:1", "'X1 3'"]);
 }

@@ -2,8 +2,10 @@
 //! and Betza strings never panic; FENs that parse round-trip and give sound move generation
 //! (make/unmake restore the position, the incremental key matches a fresh one).
 
-use hoplite_core::variant::BUILTIN;
-use hoplite_core::{betza, perft, Bitboard, Colour, Move, PieceType, Position, TypeSet, Variant, MAX_TYPES};
+use hoplite_core::BUILTINS;
+use hoplite_core::{
+    betza, parse_suite, perft, Bitboard, Colour, Move, PieceType, Position, TypeSet, Variant, MAX_TYPES,
+};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -306,11 +308,11 @@ fn check_position(p: &Position, rng: &mut ChaCha8Rng, plies: usize) -> Result<()
 /// Valid FENs per built-in variant: the setup, the perft suites and positions from random games.
 fn seed_fens(rng: &mut ChaCha8Rng) -> Vec<(Arc<Variant>, String)> {
     let mut out = Vec::new();
-    for (name, _) in BUILTIN {
+    for name in BUILTINS.iter().map(|b| b.name) {
         let v = Variant::builtin(name);
         let mut fens = vec![v.setup.clone()];
         if let Ok(text) = std::fs::read_to_string(format!("{SUITES}{name}.epd")) {
-            for line in perft::parse_suite(name, &text).unwrap() {
+            for line in parse_suite(name, &text).unwrap() {
                 fens.push(line.fen);
             }
         }
@@ -338,7 +340,7 @@ fn seed_fens(rng: &mut ChaCha8Rng) -> Vec<(Arc<Variant>, String)> {
 fn fuzz_fens() {
     let mut rng = rng_for(0x5EED_F0E1);
     let seeds = seed_fens(&mut rng);
-    let variants: Vec<Arc<Variant>> = BUILTIN.iter().map(|(n, _)| Variant::builtin(n)).collect();
+    let variants: Vec<Arc<Variant>> = BUILTINS.iter().map(|b| Variant::builtin(b.name)).collect();
     let mut failures = Vec::new();
     let mut parsed = 0;
     // The seeds themselves.
@@ -383,7 +385,7 @@ fn fuzz_fens() {
 #[test]
 fn fuzz_variant_files() {
     let mut rng = rng_for(0x5EED_7011);
-    let mut seeds: Vec<String> = BUILTIN.iter().map(|(_, src)| src.to_string()).collect();
+    let mut seeds: Vec<String> = BUILTINS.iter().map(|b| b.file.to_string()).collect();
     seeds.push("extends = \"rumi-shatranj\"\n[rules]\nrumi_opening = \"forced\"\n".into());
     seeds.push("extends = \"spartan\"\nname = \"spartan-rn\"\n[[pieces]]\nletter = \"g\"\nbetza = \"RN\"\n".into());
     seeds.push(
@@ -411,7 +413,7 @@ fn fuzz_variant_files() {
             Ok(v) => {
                 loaded += 1;
                 let mut p = Position::startpos(&v);
-                perft::perft(&mut p, 2);
+                perft(&mut p, 2);
                 check_position(&p, &mut local, 20)
             }
         });
@@ -429,7 +431,7 @@ fn fuzz_variant_files() {
 fn fuzz_betza() {
     let mut rng = rng_for(0x5EED_BE72);
     let mut seeds: Vec<String> =
-        BUILTIN.iter().flat_map(|(n, _)| Variant::builtin(n).pieces.clone()).map(|p| p.betza).collect();
+        BUILTINS.iter().flat_map(|b| Variant::builtin(b.name).pieces.clone()).map(|p| p.betza).collect();
     for s in [
         "ifmnDifmnH",
         "KO4",
@@ -496,7 +498,7 @@ fn fuzz_betza() {
             Ok(v) => {
                 played += 1;
                 let mut p = Position::startpos(&v);
-                perft::perft(&mut p, 2);
+                perft(&mut p, 2);
                 check_position(&p, &mut local, 30)
             }
         });

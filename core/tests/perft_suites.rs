@@ -1,6 +1,6 @@
 //! Every line of `data/perft/*.epd`, at each depth whose count is small enough for CI.
 
-use hoplite_core::perft::{parse_suite, perft, perft_in};
+use hoplite_core::{parse_suite, perft, perft_in};
 use hoplite_core::{Position, Variant};
 
 const SUITES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/");
@@ -26,7 +26,7 @@ fn the_wide_path_counts_the_same_on_small_boards() {
 /// (scripts/fsf_perft_suite.py): one suite per file of configs/variants/fsf/.
 #[test]
 fn fairy_stockfish_builtins_match_its_counts() {
-    let shipped = hoplite_core::variant::fsf_builtin_names();
+    let shipped = hoplite_core::fsf_builtin_names();
     let checked = check_suites(&format!("{SUITES}fsf/"), shipped.len(), MAX_NODES, perft);
     assert!(checked >= 3 * shipped.len(), "only {checked} counts checked");
 }

@@ -5,8 +5,8 @@
 #[path = "reference/mailbox.rs"]
 mod mailbox;
 
-use hoplite_core::moves::MoveKind;
-use hoplite_core::variant::builtin_names;
+use hoplite_core::builtin_names;
+use hoplite_core::MoveKind;
 use hoplite_core::{Move, PieceType, Position, Variant};
 use mailbox::{Kind, Notes, Reference};
 use rand::{Rng, SeedableRng};

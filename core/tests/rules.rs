@@ -685,7 +685,7 @@ fn attackers_to_lists_the_attackers() {
 /// A FEN is written as six fields with one space between them, and reads back to itself.
 #[test]
 fn fens_are_written_canonically() {
-    for name in hoplite_core::variant::builtin_names() {
+    for name in hoplite_core::builtin_names() {
         let v = variant(name);
         let mut p = Position::startpos(&v);
         let mut moves = Vec::new();
@@ -713,7 +713,7 @@ fn pass_on_stalemate_passes_then_two_passes_draw() {
     .unwrap();
     let mut p = Position::from_fen(&v, "8/8/8/8/8/1p6/1P6/B7 w - - 5 9").unwrap();
     assert_eq!(legal(&p), set(&["a1a1"]));
-    assert_eq!([1, 2, 3].map(|d| hoplite_core::perft::perft(&mut p, d)), [1, 1, 0]);
+    assert_eq!([1, 2, 3].map(|d| hoplite_core::perft(&mut p, d)), [1, 1, 0]);
     play(&mut p, &["a1a1"]);
     assert_eq!(p.to_fen(), "8/8/8/8/8/1p6/1P6/B7 b - - 6 9", "a pass by a bishop counts toward the move rule");
     assert_eq!(legal(&p), set(&["b3b3"]));

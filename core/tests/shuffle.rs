@@ -39,7 +39,7 @@ fn without_castling_the_rooks_shuffle() {
 /// swapped game is the colour mirror of the game as played).
 #[test]
 fn shuffles_keep_material_symmetry_and_the_swap() {
-    for name in hoplite_core::variant::builtin_names() {
+    for name in hoplite_core::builtin_names() {
         let v = Variant::builtin(name);
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let mut moved = false;

@@ -10,7 +10,7 @@
 //! ```
 
 use crate::error::FormatError;
-use hoplite_core::spec::toml_at;
+use hoplite_core::toml_text::toml_at;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 
 use crate::engines::EngineConfig;
 use crate::error::FormatError;
-use hoplite_core::spec::toml_at;
+use hoplite_core::toml_text::toml_at;
 use hoplite_search::Budget;
 use serde::{Deserialize, Serialize};
 use std::path::Path;

@@ -75,7 +75,7 @@ fn mutated_variants_ini_never_panics() {
                 Ok(toml) if rng.gen_bool(0.05) => {
                     let played = catch_unwind(AssertUnwindSafe(|| match Variant::from_toml(&s.name, toml) {
                         Ok(v) => {
-                            perft::perft(&mut Position::startpos(&v), 2);
+                            perft(&mut Position::startpos(&v), 2);
                             true
                         }
                         Err(e) => {

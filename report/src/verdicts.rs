@@ -5,6 +5,7 @@
 use crate::{chart, charts, esc, figure, table_row, Result};
 use hoplite_formats::manifest::{control_holds, CONTROL_BAND, CONTROL_SCORE};
 use hoplite_formats::{Manifest, SummaryRow};
+use hoplite_stats::Z95;
 use std::fmt::Write as _;
 
 /// One score with its 95% interval.
@@ -21,11 +22,11 @@ impl Score {
     }
     /// The standard error behind the interval.
     fn se(&self) -> f64 {
-        (self.hi - self.lo) / (2.0 * 1.96)
+        (self.hi - self.lo) / (2.0 * Z95)
     }
     /// Whether two scores differ at 95%.
     fn differs(&self, o: &Score) -> bool {
-        (self.s - o.s).abs() > 1.96 * (self.se().powi(2) + o.se().powi(2)).sqrt()
+        (self.s - o.s).abs() > Z95 * (self.se().powi(2) + o.se().powi(2)).sqrt()
     }
 }
 
@@ -170,7 +171,7 @@ pub fn players_section(rows: &[SummaryRow], body: &mut String) {
 /// first-move advantage ((orig + swapped) / 2 − ½) and the advantage of the army that moves
 /// first in the rules ((orig − swapped) / 2), each with its 95% interval.
 pub fn split(orig: &Score, swapped: &Score) -> (Score, Score) {
-    let half = 1.96 * (orig.se().powi(2) + swapped.se().powi(2)).sqrt() / 2.0;
+    let half = Z95 * (orig.se().powi(2) + swapped.se().powi(2)).sqrt() / 2.0;
     let at = |s: f64| Score { s, lo: s - half, hi: s + half };
     (at((orig.s + swapped.s) / 2.0 - 0.5), at((orig.s - swapped.s) / 2.0))
 }

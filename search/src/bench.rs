@@ -4,7 +4,7 @@
 use crate::budget::Budget;
 use crate::eval::linear::Weights;
 use crate::search::Search;
-use hoplite_core::variant::builtin_names;
+use hoplite_core::builtin_names;
 use hoplite_core::{Position, Variant};
 use std::time::{Duration, Instant};
 

@@ -3,7 +3,7 @@
 //! tuner moves them by name within their ranges.
 
 use crate::error::ParamsError;
-use hoplite_core::spec::{line_of, toml_at};
+use hoplite_core::toml_text::{line_of, toml_at};
 use std::collections::BTreeMap;
 use std::path::Path;
 use toml::Spanned;

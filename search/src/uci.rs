@@ -6,7 +6,7 @@ use crate::eval::linear::Weights;
 use crate::params::{SearchParams, PARAMS};
 use crate::score::{MATE, MATE_BOUND};
 use crate::search::{Info, Search, SearchResult};
-use hoplite_core::variant::builtin_names;
+use hoplite_core::builtin_names;
 use hoplite_core::{Colour, Move, Position, Variant};
 use std::io::{BufRead, Write};
 use std::path::Path;

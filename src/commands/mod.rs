@@ -13,7 +13,7 @@ pub mod spsa;
 pub mod tune;
 pub mod values;
 
-use hoplite_core::variant::{builtin_names, fsf_builtin_names, Variant};
+use hoplite_core::{builtin_names, fsf_builtin_names, Variant};
 use std::process::ExitCode;
 use std::sync::Arc;
 

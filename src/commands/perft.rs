@@ -2,8 +2,8 @@
 
 use super::{load_variant, CmdResult, DEFAULT_VARIANT};
 use clap::Args;
-use hoplite_core::perft::{divide, parse_suite, perft};
 use hoplite_core::Position;
+use hoplite_core::{divide, parse_suite, perft};
 use std::process::ExitCode;
 use std::time::Instant;
 

@@ -225,7 +225,7 @@ fn summed(rows: &[SummaryRow]) -> Vec<SummaryRow> {
 mod tests {
     #[test]
     fn every_built_in_has_texel_values() {
-        for v in hoplite_core::variant::builtin_names() {
+        for v in hoplite_core::builtin_names() {
             let t = super::texel(&hoplite_core::Variant::builtin(v));
             assert_eq!(t.iter().find(|(l, _)| *l == 'p').map(|x| x.1), Some(1.0), "{v}: the pawn is 1.00");
         }

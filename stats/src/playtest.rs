@@ -180,7 +180,7 @@ impl Fit {
         let (ui, up) = (self.u[i], self.u[pawn]);
         let v = ui / up;
         let var = (cov[i * p + i] - 2.0 * v * cov[i * p + pawn] + v * v * cov[pawn * p + pawn]) / (up * up);
-        let half = 1.96 * var.max(0.0).sqrt();
+        let half = crate::Z95 * var.max(0.0).sqrt();
         Value { pawns: v, low: v - half, high: v + half }
     }
 

@@ -2,7 +2,7 @@
 //! kept as its sparse evaluation features: a few bytes per position.
 
 use crate::error::TuneError;
-use hoplite_core::zobrist::{mix64, GOLDEN};
+use hoplite_core::seed::{mix64, GOLDEN};
 use hoplite_core::{Position, Variant};
 use hoplite_formats::csvfile::{header, Rows};
 use hoplite_formats::PositionRow;

@@ -13,7 +13,7 @@
 //!   bare-king decided positions, `no_same_capture`.
 
 use hoplite_core::betza::{lame_path, MoveRule};
-use hoplite_core::variant::{BareKing, OpeningMode, Variant};
+use hoplite_core::{BareKing, OpeningMode, Variant};
 use hoplite_core::{PieceType, Square};
 
 // Colours, types and squares are plain numbers here, as nothing of the fast generator's is shared.

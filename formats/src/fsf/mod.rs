@@ -273,7 +273,7 @@ mod tests {
             let toml = s.outcome.as_ref().unwrap();
             let v = hoplite_core::Variant::from_toml(name, toml).unwrap_or_else(|e| panic!("{name}: {e}\n{toml}"));
             let mut pos = hoplite_core::Position::from_setup(&v, &v.start).unwrap();
-            assert_eq!(hoplite_core::perft::perft(&mut pos, 2), fsf, "{name}");
+            assert_eq!(hoplite_core::perft(&mut pos, 2), fsf, "{name}");
         }
     }
 

@@ -32,6 +32,7 @@ use crate::tt::TranspositionTable;
 use continuation::{ContinuationHistory, Key, NO_KEY};
 use correction::CorrectionHistory;
 use hoplite_core::{Bits, GameResult, Job, Move, Position};
+use hoplite_core::{MAX_SQUARES, MAX_TYPES};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -127,8 +128,8 @@ impl Search {
         Search {
             tt: TranspositionTable::new(tt_megabytes),
             killers: vec![[Move::NONE; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * 128 * 128],
-            counters: vec![Move::NONE; 32 * 128],
+            history: vec![0; 2 * MAX_SQUARES * MAX_SQUARES],
+            counters: vec![Move::NONE; 2 * MAX_TYPES * MAX_SQUARES],
             continuation: ContinuationHistory::new(),
             correction: CorrectionHistory::new(),
             eval_cache: EvalCache::new(),

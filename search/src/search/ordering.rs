@@ -2,6 +2,7 @@
 //! captures, killers, counter moves, histories) and how a cutoff rewards the histories.
 
 use hoplite_core::Bits;
+use hoplite_core::{MAX_SQUARES, MAX_TYPES};
 
 use super::continuation::nudged;
 use super::continuation::Key;
@@ -92,7 +93,7 @@ impl Search {
     }
 
     pub(super) fn history_index(side: Colour, m: Move) -> usize {
-        (side.index() * 128 + m.from().index()) * 128 + m.to().index()
+        (side.index() * MAX_SQUARES + m.from().index()) * MAX_SQUARES + m.to().index()
     }
 
     /// The moves one and two plies before `ply` in the line searched.
@@ -114,7 +115,7 @@ impl Search {
     pub(super) fn counter_index<B: Bits>(pos: &Position<B>) -> Option<usize> {
         let last = pos.last_move()?;
         let (c, t) = pos.piece_at(last.to())?;
-        Some((c.index() * 16 + t.index()) * 128 + last.to().index())
+        Some((c.index() * MAX_TYPES + t.index()) * MAX_SQUARES + last.to().index())
     }
 
     /// Ordering score: hash move; captures and promotions that do not lose material, by

@@ -9,7 +9,7 @@ pub mod played;
 use crate::error::RunError;
 use crate::RunOptions;
 use book::BookEntry;
-use hoplite_core::zobrist::{mix64, GOLDEN};
+use hoplite_core::seed::{mix64, GOLDEN};
 use hoplite_core::{Move, Position, Variant};
 use played::{Played, Task};
 use rand::seq::SliceRandom;

@@ -8,7 +8,7 @@ use crate::plans::imbalance::Imbalance;
 use crate::run::output::ConfigInfo;
 use crate::run::{count_white, Job, Plan, Progress, Run, RunReport};
 use crate::{PlayerSpec, RunOptions};
-use hoplite_core::spec::toml_at;
+use hoplite_core::toml_text::toml_at;
 use hoplite_core::{Position, Variant};
 use hoplite_formats::manifest::RunKind;
 use serde::{Deserialize, Serialize};
@@ -148,7 +148,7 @@ pub fn load_with(path: &Path, control: bool) -> Result<Balance, RunError> {
         return Err(RunError::Config { at: label, message: "no [[configs]]".into() });
     }
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let named = |v: &str| match hoplite_core::variant::is_builtin(v) {
+    let named = |v: &str| match hoplite_core::is_builtin(v) {
         true => v.to_string(),
         false => dir.join(v).display().to_string(),
     };
@@ -360,7 +360,7 @@ pub fn run(
 
 #[cfg(test)]
 mod tests {
-    use hoplite_core::{perft::perft, Position};
+    use hoplite_core::{perft, Position};
 
     fn load_text(name: &str, text: &str) -> super::Balance {
         let path = std::env::temp_dir().join(format!("hoplite-balance-{name}-{}.toml", std::process::id()));

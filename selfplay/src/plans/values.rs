@@ -541,7 +541,7 @@ mod tests {
     /// and a variant with a colour-bound pair gets the pair's row.
     #[test]
     fn the_defaults_of_every_built_in_determine_the_values() {
-        for name in hoplite_core::variant::builtin_names() {
+        for name in hoplite_core::builtin_names() {
             let specs = default_imbalances(&Variant::builtin(name)).unwrap();
             let b = load(name, &balance_file(name, &specs, 2, &[100], 1));
             let rows: Vec<SummaryRow> =

@@ -8,17 +8,6 @@
 use super::{Slot, Weights};
 use hoplite_core::{PieceDef, Variant};
 
-/// Built-in variant name, its tuned weights file.
-const TUNED: &[(&str, &str)] = &[
-    ("chess", include_str!("../../../../data/weights/chess.toml")),
-    ("great-shatranj", include_str!("../../../../data/weights/great-shatranj.toml")),
-    ("great-shatranj-r", include_str!("../../../../data/weights/great-shatranj-r.toml")),
-    ("rumi-shatranj", include_str!("../../../../data/weights/rumi-shatranj.toml")),
-    ("shatranj", include_str!("../../../../data/weights/shatranj.toml")),
-    ("spartan", include_str!("../../../../data/weights/spartan.toml")),
-    ("sultan", include_str!("../../../../data/weights/sultan.toml")),
-];
-
 /// The same piece, as far as its weights go: letter, moves, value and kind.
 fn same_piece(a: &PieceDef, b: &PieceDef) -> bool {
     (a.letter, &a.betza, a.value, a.royal, a.pawn) == (b.letter, &b.betza, b.value, b.royal, b.pawn)
@@ -30,9 +19,10 @@ impl Weights {
     /// openings may differ), the defaults derived from `v` for the rest.
     pub fn for_variant(v: &Variant) -> Weights {
         let defaults = Weights::defaults(v);
-        let Some((name, text)) = TUNED.iter().find(|(name, _)| Some(*name) == v.builtin.as_deref()) else {
+        let Some(shipped) = v.builtin.as_deref().and_then(hoplite_core::builtin) else {
             return defaults;
         };
+        let (name, text) = (shipped.name, shipped.weights);
         let builtin = Variant::builtin(name);
         // A file that does not fit `v` (a letter `v` lacks, square tables of another board):
         // nothing of it applies.
@@ -53,12 +43,12 @@ impl Weights {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Term, TERMS};
     use super::*;
+    use crate::eval::linear::{Term, TERMS};
 
     #[test]
     fn a_tuned_file_may_leave_a_term_out_and_it_plays_its_defaults() {
-        for (name, text) in TUNED {
+        for (name, text) in hoplite_core::BUILTINS.iter().map(|b| (b.name, b.weights)) {
             let v = Variant::builtin(name);
             let (tuned, defaults) = (Weights::for_variant(&v), Weights::defaults(&v));
             assert_ne!(tuned, defaults, "{name}");

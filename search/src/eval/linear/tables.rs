@@ -7,14 +7,15 @@ use hoplite_core::PieceType;
 use hoplite_core::Square;
 use hoplite_core::TypeSet;
 use hoplite_core::Variant;
+use hoplite_core::MAX_SQUARES;
 
 /// A value per square, 128 of them whatever the board, so that indexing by a square needs no
 /// bounds check (`Square`'s index is masked to 127).
-pub(super) type Board<T> = Box<[T; 128]>;
+pub(super) type Board<T> = Box<[T; MAX_SQUARES]>;
 
 /// A board's per-square values, the squares past its end left at their default.
 pub(super) fn board<T: Copy + Default>(values: Vec<T>) -> Board<T> {
-    let mut b = Box::new([T::default(); 128]);
+    let mut b = Box::new([T::default(); MAX_SQUARES]);
     b[..values.len()].copy_from_slice(&values);
     b
 }

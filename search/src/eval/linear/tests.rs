@@ -4,7 +4,7 @@ use super::terms::BARE_ROOM;
 use super::*;
 use crate::error::WeightsError;
 use crate::score::MATE_BOUND;
-use hoplite_core::variant::builtin_names;
+use hoplite_core::builtin_names;
 use hoplite_core::Colour;
 use hoplite_core::PieceType;
 use hoplite_core::Position;

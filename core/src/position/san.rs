@@ -3,7 +3,7 @@
 //! the h side) and `O-O-O`.
 
 use crate::error::MoveError;
-use crate::moves::{Move, MoveKind};
+use crate::position::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::types::Square;
 

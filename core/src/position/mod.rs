@@ -1,10 +1,21 @@
 //! `Position`: placement, side to move, rights, counters; FEN in and out; make and unmake
-//! with an incremental Zobrist key.
+//! with an incremental Zobrist key. Its room: moves (`moves`) and their generation
+//! (`movegen`), the placement of a setup (`setup`), keys (`zobrist`), SAN (`san`), game ends
+//! (`outcome`: one place, read by the search and the runner alike) and `perft`.
+
+pub(crate) mod movegen;
+pub(crate) mod moves;
+pub(crate) mod outcome;
+pub(crate) mod perft;
+pub(crate) mod san;
+pub(crate) mod setup;
+pub(crate) mod zobrist;
 
 use crate::bitboard::{Bitboard, Bits};
 use crate::error::{FenError, MoveError, SetupError};
-use crate::moves::{Move, MoveKind};
-use crate::setup::Setup;
+use crate::geometry::MAX_SQUARES;
+use crate::position::moves::{Move, MoveKind};
+use crate::position::setup::Setup;
 use crate::types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
 use crate::variant::Variant;
 use std::sync::Arc;
@@ -62,7 +73,7 @@ pub trait Job {
 #[derive(Clone)]
 pub struct Position<B: Bits = u128> {
     pub(crate) variant: Arc<Variant>,
-    pub(crate) board: [u8; 128],
+    pub(crate) board: [u8; MAX_SQUARES],
     pub(crate) by_colour: [Bitboard<B>; 2],
     pub(crate) by_type: [Bitboard<B>; MAX_TYPES],
     pub(crate) side: Colour,
@@ -116,7 +127,7 @@ impl Position {
     fn build(variant: &Arc<Variant>, setup: &Setup) -> Position {
         let mut pos = Position {
             variant: variant.clone(),
-            board: [0; 128],
+            board: [0; MAX_SQUARES],
             by_colour: [Bitboard::EMPTY; 2],
             by_type: [Bitboard::EMPTY; MAX_TYPES],
             side: setup.side,
@@ -343,14 +354,14 @@ impl<B: Bits> Position<B> {
     pub fn to_fen(&self) -> String {
         let v = &*self.variant;
         let geo = v.geometry;
-        let mut s = crate::setup::placement_text(&geo, |sq| {
+        let mut s = crate::position::setup::placement_text(&geo, |sq| {
             if self.walls.has(sq) {
                 return Some('*');
             }
             let p = self.board[sq];
             (p != 0).then(|| v.letter(code_colour(p), code_type(p)))
         });
-        s.push_str(&crate::setup::side_and_rights(self.side, &self.castling_text()));
+        s.push_str(&crate::position::setup::side_and_rights(self.side, &self.castling_text()));
         if self.ep.is_empty() {
             s.push('-');
         }

@@ -1,7 +1,7 @@
 //! Perft: counts of legal move sequences, the last ply counted in bulk; suite files.
 
 use crate::bitboard::Bits;
-use crate::moves::Move;
+use crate::position::moves::Move;
 use crate::position::{Job, Position};
 
 /// Leaf count at `depth`, in the narrowest bitboards that hold the board.

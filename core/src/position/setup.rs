@@ -152,13 +152,6 @@ pub fn placement_text(geo: &Geometry, letter: impl Fn(Square) -> Option<char>) -
     s
 }
 
-/// The side-to-move and castling fields, with the spaces around them: ` w KQkq `.
-pub fn side_and_castling(side: Colour, castling: u8) -> String {
-    let rights: String =
-        ['K', 'Q', 'k', 'q'].iter().enumerate().filter(|(i, _)| castling >> i & 1 != 0).map(|(_, c)| *c).collect();
-    side_and_rights(side, &rights)
-}
-
 /// The side-to-move field and a castling field already written (`-` when empty).
 pub fn side_and_rights(side: Colour, rights: &str) -> String {
     let side = if side == Colour::White { "w" } else { "b" };

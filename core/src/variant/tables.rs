@@ -1,17 +1,18 @@
 //! Attack tables compiled from the pieces' Betza rules, owned by one variant value.
 
-use crate::betza::{lame_path, Hop, MoveRule};
 use crate::bitboard::{Bitboard, Bits};
 use crate::geometry::Geometry;
+use crate::geometry::MAX_SQUARES;
 use crate::types::Square;
+use crate::variant::betza::{lame_path, Hop, MoveRule};
 
 /// A bitboard per square, indexed without a bounds check (a square is below 128).
 #[derive(Clone, Debug)]
-pub struct PerSquare(Box<[Bitboard; 128]>);
+pub struct PerSquare(Box<[Bitboard; MAX_SQUARES]>);
 
 impl PerSquare {
     pub fn new() -> PerSquare {
-        PerSquare(Box::new([Bitboard::EMPTY; 128]))
+        PerSquare(Box::new([Bitboard::EMPTY; MAX_SQUARES]))
     }
     pub fn iter(&self) -> impl Iterator<Item = &Bitboard> {
         self.0.iter()
@@ -171,7 +172,7 @@ impl MoveSet {
     /// are the rules' own negated, from a target back to where a piece would stand (a lame
     /// leap's path is then the mover's, measured from the far end).
     pub fn compile(geo: &Geometry, rays: &Rays, rules: &[(MoveRule, Vec<(i32, i32)>)], reversed: bool) -> MoveSet {
-        let mut ms = MoveSet { lame: vec![Vec::new(); 128], ..Default::default() };
+        let mut ms = MoveSet { lame: vec![Vec::new(); MAX_SQUARES], ..Default::default() };
         for (rule, steps) in rules {
             for &(dx, dy) in steps {
                 if rule.is_rider() {

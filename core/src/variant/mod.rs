@@ -1,27 +1,24 @@
 //! A variant: pieces, rules and the tables compiled from them. Built once, shared read-only
-//! (`Arc<Variant>`) by every position, search and thread.
+//! (`Arc<Variant>`) by every position, search and thread. Its room: the variant file read
+//! (`spec`), the Betza notation (`betza`), compiled into attack tables (`tables`) and rules
+//! (`compile`), loaded by name or path (`load`), and the registry of built-ins (`builtins`).
 
-use crate::betza::Betza;
+pub mod betza;
+pub(crate) mod builtins;
+pub(crate) mod compile;
+pub(crate) mod load;
+pub(crate) mod spec;
+pub(crate) mod tables;
+
 use crate::bitboard::Bitboard;
 use crate::error::FenError;
 use crate::geometry::Geometry;
-use crate::setup::{Placed, Setup};
-use crate::tables::{MoveSet, PerSquare, Rays};
+use crate::geometry::MAX_SQUARES;
+use crate::position::setup::{Placed, Setup};
+use crate::position::zobrist::Zobrist;
 use crate::types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
-use crate::zobrist::Zobrist;
-
-include!(concat!(env!("OUT_DIR"), "/fsf_builtins.rs"));
-
-/// The built-in variants, embedded so that nothing needs to be on disk.
-pub const BUILTIN: &[(&str, &str)] = &[
-    ("chess", include_str!("../../configs/variants/chess.toml")),
-    ("shatranj", include_str!("../../configs/variants/shatranj.toml")),
-    ("sultan", include_str!("../../configs/variants/sultan.toml")),
-    ("spartan", include_str!("../../configs/variants/spartan.toml")),
-    ("rumi-shatranj", include_str!("../../configs/variants/rumi-shatranj.toml")),
-    ("great-shatranj", include_str!("../../configs/variants/great-shatranj.toml")),
-    ("great-shatranj-r", include_str!("../../configs/variants/great-shatranj-r.toml")),
-];
+use crate::variant::betza::Betza;
+use crate::variant::tables::{MoveSet, PerSquare, Rays};
 
 /// A piece type's definition, as the variant file gives it (`Variant::piece`).
 #[derive(Clone, Debug)]
@@ -248,9 +245,9 @@ pub struct Attackers {
 #[derive(Clone, Debug)]
 pub struct HopperAttack {
     pub dir: usize,
-    pub kind: crate::betza::Hop,
+    pub kind: crate::variant::betza::Hop,
     /// The reach per square (the landing square's distance from the hopper), if limited.
-    pub reach: Option<crate::tables::PerSquare>,
+    pub reach: Option<crate::variant::tables::PerSquare>,
     pub ty: PieceType,
 }
 
@@ -319,7 +316,7 @@ pub struct Variant {
     pub region_moves: [Vec<Option<(Bitboard, MoveSet)>>; 2],
     pub attackers: [Attackers; 2],
     /// Per colour and square, the types that may stand there (`PieceDef::region`).
-    pub can_enter: [[TypeSet; 128]; 2],
+    pub can_enter: [[TypeSet; MAX_SQUARES]; 2],
     /// Whether some piece is confined to a region (then `can_enter` is read).
     pub confined: bool,
     /// Per colour and type, the squares where a piece has no quiet move on an empty board.
@@ -348,20 +345,6 @@ impl std::fmt::Debug for Variant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Variant({})", self.name)
     }
-}
-
-pub fn builtin_names() -> Vec<&'static str> {
-    BUILTIN.iter().map(|(n, _)| *n).collect()
-}
-
-/// Whether `name` is a built-in variant's (hoplite's or a shipped Fairy-Stockfish one).
-pub fn is_builtin(name: &str) -> bool {
-    BUILTIN.iter().chain(FSF_BUILTIN).any(|(n, _)| *n == name)
-}
-
-/// The names of Fairy-Stockfish's variants shipped as built-ins (`FSF_BUILTIN`).
-pub fn fsf_builtin_names() -> Vec<&'static str> {
-    FSF_BUILTIN.iter().map(|(n, _)| *n).collect()
 }
 
 impl Variant {
@@ -413,7 +396,7 @@ impl Variant {
     pub fn parse_setup(&self, fen: &str) -> Result<crate::Setup, crate::FenError> {
         let promoted: Vec<Option<PieceType>> = self.pieces.iter().map(|p| p.promotes).collect();
         let castling_files = self.castling.as_ref().is_some_and(|c| c.chess960);
-        let letters = crate::setup::Letters { letters: &self.letters(), promoted: &promoted, castling_files };
+        let letters = crate::position::setup::Letters { letters: &self.letters(), promoted: &promoted, castling_files };
         crate::Setup::parse(&self.geometry, letters, fen, self.rules.checks)
     }
 

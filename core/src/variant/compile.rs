@@ -1,20 +1,20 @@
 //! A variant spec compiled into a `Variant`: every field checked (all problems reported in one
 //! pass, each naming its file, line and field), then the attack tables built.
 
-use crate::betza::{self, Betza, MoveRule};
 use crate::bitboard::Bitboard;
 use crate::error::{Problem, ProblemKind, VariantError};
 use crate::geometry::Geometry;
-use crate::setup::Letters;
-use crate::setup::Setup;
-use crate::spec::{Located, PerColour, VariantSpec};
-use crate::tables::{reach, MoveSet, Rays};
+use crate::position::setup::Letters;
+use crate::position::setup::Setup;
+use crate::position::zobrist::Zobrist;
 use crate::types::{Colour, PieceType, TypeSet, MAX_TYPES};
+use crate::variant::betza::{self, Betza, MoveRule};
+use crate::variant::spec::{Located, PerColour, VariantSpec};
+use crate::variant::tables::{reach, MoveSet, Rays};
 use crate::variant::{
     Attackers, BareKing, Castling, EndValue, Extinction, Flag, HopperAttack, LeaperAttack, MaterialCounting,
     OpeningMode, OpeningMove, PieceDef, PseudoRoyal, RiderAttack, Rules, Variant, Walling,
 };
-use crate::zobrist::Zobrist;
 
 /// The problems found so far.
 #[derive(Default)]

@@ -7,8 +7,8 @@
 //! that look at all the moves: a capture is compulsory, a check is forbidden.
 
 use crate::bitboard::{Bitboard, Bits};
-use crate::moves::{Move, MoveKind};
-use crate::outcome::{GameResult, Termination};
+use crate::position::moves::{Move, MoveKind};
+use crate::position::outcome::{GameResult, Termination};
 use crate::position::{castling_right, code_type, CastlePath, Position};
 use crate::types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
 use crate::variant::{BareKing, Flag, Walling};
@@ -149,7 +149,7 @@ impl<B: Bits> Position<B> {
             }
             // Back from `sq` past the screen: where the hopper would stand.
             let Some(screen) = v.rays.first_blocker(h.dir, sq, occ) else { continue };
-            if h.kind == crate::betza::Hop::Grasshopper && v.rays.next(h.dir, sq) != Some(screen) {
+            if h.kind == crate::variant::betza::Hop::Grasshopper && v.rays.next(h.dir, sq) != Some(screen) {
                 continue;
             }
             let mut from = v.rays.attacks(h.dir, screen, occ);

@@ -1,24 +1,15 @@
-//! Zobrist keys, and the one 64-bit mixer (splitmix64) everything seeded in hoplite uses.
+//! Zobrist keys: random numbers per piece on a square, castling right, en passant square and
+//! side to move, from the seeded mixer (`crate::seed`).
 
+use crate::geometry::MAX_SQUARES;
+use crate::seed::{mix64, GOLDEN};
 use crate::types::{Colour, PieceType, Square, MAX_TYPES};
-
-/// The splitmix64 finaliser: a well-spread 64-bit hash of `x` (Steele, Lea and Flood 2014).
-#[inline]
-pub fn mix64(x: u64) -> u64 {
-    let mut z = x;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The golden-ratio increment of splitmix64.
-pub const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Random keys per (colour, type, square), castling right, e.p. square and side to move.
 pub struct Zobrist {
     pub pieces: Vec<u64>,
     pub castling: [u64; 4],
-    pub en_passant: [u64; 128],
+    pub en_passant: [u64; MAX_SQUARES],
     pub side: u64,
 }
 
@@ -30,7 +21,7 @@ impl Zobrist {
             mix64(state)
         };
         Zobrist {
-            pieces: (0..2 * MAX_TYPES * 128).map(|_| next()).collect(),
+            pieces: (0..2 * MAX_TYPES * MAX_SQUARES).map(|_| next()).collect(),
             castling: std::array::from_fn(|_| next()),
             en_passant: std::array::from_fn(|_| next()),
             side: next(),
@@ -46,6 +37,6 @@ impl Zobrist {
     }
     #[inline(always)]
     pub fn piece(&self, colour: Colour, ty: PieceType, sq: Square) -> u64 {
-        self.pieces[(colour.index() * MAX_TYPES + ty.index()) * 128 + sq.index()]
+        self.pieces[(colour.index() * MAX_TYPES + ty.index()) * MAX_SQUARES + sq.index()]
     }
 }

@@ -3,6 +3,7 @@
 //! from, so that errors found later can name them.
 
 use crate::error::{Problem, ProblemKind, VariantError};
+use crate::toml_text::{line_of, toml_at};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -281,19 +282,6 @@ pub struct VariantSpec {
     pub opening_moves: Option<Vec<OpeningSpec>>,
     pub opening_plies: L<u32>,
     pub opening_margin: L<i32>,
-}
-
-/// Line number (1-based) of a byte offset.
-pub fn line_of(src: &str, offset: usize) -> usize {
-    src[..offset.min(src.len())].bytes().filter(|&b| b == b'\n').count() + 1
-}
-
-/// Where a TOML error is: `file:line`, or the file alone when toml gives no place.
-pub fn toml_at(file: &str, src: &str, e: &toml::de::Error) -> String {
-    match e.span() {
-        Some(s) => format!("{file}:{}", line_of(src, s.start)),
-        None => file.to_string(),
-    }
 }
 
 struct Reader<'a> {

@@ -3,8 +3,9 @@
 
 use crate::error::{Problem, ProblemKind, VariantError};
 use crate::position::Position;
-use crate::spec::{parse_file, Located, VariantSpec};
-use crate::variant::{builtin_names, Variant, BUILTIN, FSF_BUILTIN};
+use crate::variant::builtins::{builtin, builtin_names, FSF_BUILTIN};
+use crate::variant::spec::{parse_file, Located, VariantSpec};
+use crate::variant::Variant;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -13,10 +14,10 @@ fn load_spec(name: &str, dir: Option<&Path>, depth: usize) -> Result<VariantSpec
     if depth > 8 {
         return Err(Problem::new(format!("'{name}'"), "", ProblemKind::ExtendsCycle).into());
     }
-    let builtin = BUILTIN.iter().find(|(n, _)| *n == name);
+    let builtin = builtin(name);
     let fsf = FSF_BUILTIN.iter().find(|(n, _)| *n == name);
-    let (label, src, here) = if let Some((_, src)) = builtin {
-        (format!("configs/variants/{name}.toml"), src.to_string(), None)
+    let (label, src, here) = if let Some(b) = builtin {
+        (format!("configs/variants/{name}.toml"), b.file.to_string(), None)
     } else if let Some((_, src)) = fsf {
         (format!("configs/variants/fsf/{name}.toml"), src.to_string(), None)
     } else {
@@ -41,7 +42,7 @@ fn load_spec(name: &str, dir: Option<&Path>, depth: usize) -> Result<VariantSpec
         (path.display().to_string(), src, here)
     };
     let (mut spec, extends) = parse_file(&label, &src)?;
-    spec.builtin = builtin.map(|(n, _)| n.to_string());
+    spec.builtin = builtin.map(|b| b.name.to_string());
     extend(spec, extends, here.as_deref().or(dir), depth)
 }
 
@@ -71,7 +72,7 @@ impl Variant {
 
     /// A built-in variant; panics only if the shipped files are broken (tests check them).
     pub fn builtin(name: &str) -> Arc<Variant> {
-        assert!(crate::variant::is_builtin(name), "no built-in variant '{name}'");
+        assert!(crate::variant::builtins::is_builtin(name), "no built-in variant '{name}'");
         Variant::load(name).unwrap_or_else(|e| panic!("built-in variant {name}: {e}"))
     }
 
