@@ -8,7 +8,6 @@ pub mod csvfile;
 pub mod decimal;
 pub mod engines;
 pub mod error;
-pub mod fsf;
 pub mod manifest;
 pub mod records;
 pub mod spsa;

@@ -4,7 +4,6 @@
 
 use super::CmdResult;
 use clap::Args;
-use hoplite_formats::fsf;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -27,9 +26,9 @@ pub fn run(a: ImportArgs) -> CmdResult {
             let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
             let label =
                 path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-            fsf::import(&label, &text)?
+            hoplite_import::import(&label, &text)?
         }
-        None => fsf::import_builtins(),
+        None => hoplite_import::import_builtins(),
     };
     std::fs::create_dir_all(&a.out).map_err(|e| format!("{}: cannot create: {e}", a.out.display()))?;
     for s in &import.sections {

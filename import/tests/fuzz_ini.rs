@@ -4,7 +4,7 @@
 //! a clear error, and its start position plays.
 
 use hoplite_core::{perft, Position, Variant};
-use hoplite_formats::fsf::import;
+use hoplite_import::import;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -3,7 +3,7 @@
 //! Every value remembers where it came from, so that a refusal can name the file and line or
 //! the built-in it was inherited from.
 
-use super::ini::Section;
+use super::ini::{Entry, Section};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
@@ -448,16 +448,10 @@ impl Rules {
     pub fn apply(base: &Rules, section: &Section, origin: &dyn Fn(usize) -> Origin) -> Rules {
         let mut r = base.clone();
         r.name = section.name.clone();
-        let entry = |key: &str| section.keys.get(key);
-        let setting = |key: &str, val: Val| {
-            let e = &section.keys[key];
-            Setting { val, key: key.into(), raw: e.value.clone(), origin: origin(e.line) }
-        };
-        let mut used: BTreeSet<String> = BTreeSet::new();
+        let mut rd = Reading { section, origin, used: BTreeSet::new() };
         for key in ["maxRank", "maxFile"] {
-            if let Some(e) = entry(key) {
-                used.insert(key.into());
-                let s = setting(key, Val::Int(coord(&e.value)));
+            if let Some(e) = rd.entry(key) {
+                let s = rd.setting(key, Val::Int(coord(&e.value)));
                 if key == "maxRank" {
                     r.ranks = s;
                 } else {
@@ -465,25 +459,44 @@ impl Rules {
                 }
             }
         }
-        // Pieces, in FSF's type order: a letter adds the type (removing the type that had that
-        // letter), anything else removes it; then the type's mobility regions.
+        r.apply_pieces(&mut rd);
+        r.apply_type_lists(&mut rd);
+        r.apply_deprecated(&mut rd);
+        r.apply_keys(&mut rd);
+        let used = rd.used;
+        for (key, e) in &section.keys {
+            if !used.contains(key) && !NOT_RULES.contains(&key.as_str()) {
+                r.unknown.push(Setting {
+                    val: Val::Text(e.value.clone()),
+                    key: key.clone(),
+                    raw: e.value.clone(),
+                    origin: origin(e.line),
+                });
+            }
+        }
+        r.conclude();
+        r
+    }
+
+    /// Pieces, in FSF's type order: a letter adds the type (removing the type that had that
+    /// letter), anything else removes it; then the type's mobility regions.
+    fn apply_pieces(&mut self, rd: &mut Reading) {
         for name in type_names() {
-            if let Some(e) = entry(&name) {
-                used.insert(name.clone());
+            if let Some(e) = rd.entry(&name) {
                 let value = e.value.as_str();
                 let first = value.chars().next();
                 if let Some(c) = first {
-                    let set = setting(&name, Val::Text(value.into()));
+                    let set = rd.setting(&name, Val::Text(value.into()));
                     if c.is_ascii_alphabetic() {
                         let l = c.to_ascii_lowercase();
-                        if let Some(other) = r.type_of(l).map(str::to_string) {
-                            r.remove_type(&other, &set);
+                        if let Some(other) = self.type_of(l).map(str::to_string) {
+                            self.remove_type(&other, &set);
                         }
-                        let t = r.types.get_mut(&name).expect("type");
+                        let t = self.types.get_mut(&name).expect("type");
                         t.letter = Some(l);
                         t.letter_set = Some(set.clone());
                     } else {
-                        r.remove_type(&name, &set);
+                        self.remove_type(&name, &set);
                     }
                     let custom = name.starts_with("customPiece");
                     if custom || name == "king" {
@@ -492,7 +505,7 @@ impl Rules {
                         if custom && betza.as_deref().is_some_and(|b| b.contains('e')) {
                             // A custom piece with `e` anywhere captures en passant.
                             for key in ["enPassantTypesWhite", "enPassantTypesBlack"] {
-                                let mut s = r.keys[key].clone();
+                                let mut s = self.keys[key].clone();
                                 if let Val::Types(t) = &mut s.val {
                                     if !t.contains(&name) {
                                         t.push(name.clone());
@@ -500,13 +513,13 @@ impl Rules {
                                 }
                                 s.origin = set.origin.clone();
                                 s.raw = format!("{} (an 'e' in {name}'s Betza)", s.raw);
-                                r.keys.insert(key.into(), s);
+                                self.keys.insert(key.into(), s);
                             }
                         }
                         if custom {
-                            r.types.get_mut(&name).expect("type").betza = Some(betza.unwrap_or_default());
+                            self.types.get_mut(&name).expect("type").betza = Some(betza.unwrap_or_default());
                         } else {
-                            r.types.get_mut(&name).expect("type").betza = betza;
+                            self.types.get_mut(&name).expect("type").betza = betza;
                         }
                     }
                 }
@@ -515,59 +528,61 @@ impl Rules {
             cap[..1].make_ascii_uppercase();
             for (i, colour) in ["White", "Black"].iter().enumerate() {
                 let key = format!("mobilityRegion{colour}{cap}");
-                if let Some(e) = entry(&key) {
-                    used.insert(key.clone());
-                    let s = setting(&key, Val::Squares(squares(&e.value)));
-                    r.types.get_mut(&name).expect("type").mobility[i] = Some(s);
+                if let Some(e) = rd.entry(&key) {
+                    let s = rd.setting(&key, Val::Squares(squares(&e.value)));
+                    self.types.get_mut(&name).expect("type").mobility[i] = Some(s);
                 }
             }
         }
-        // Per-type lists: `p:150 n:800`, `q:1 r:2`, `p:g s:-`.
+    }
+
+    /// Per-type lists: `p:150 n:800`, `q:1 r:2`, `p:g s:-`.
+    fn apply_type_lists(&mut self, rd: &mut Reading) {
         for key in ["pieceValueMg", "pieceValueEg", "promotionLimit", "promotedPieceType"] {
-            let Some(e) = entry(key) else { continue };
-            used.insert(key.into());
+            let Some(e) = rd.entry(key) else { continue };
             let items: Vec<(String, String)> = pairs(&e.value)
                 .into_iter()
-                .map_while(|(l, rest)| r.type_of(l).map(|t| (t.to_string(), rest)))
+                .map_while(|(l, rest)| self.type_of(l).map(|t| (t.to_string(), rest)))
                 .collect();
             for (ty, rest) in items {
-                let t = r.types.get_mut(&ty).expect("type");
+                let t = self.types.get_mut(&ty).expect("type");
                 match key {
-                    "pieceValueMg" => t.value = Some(setting(key, Val::Int(int(&rest)))),
-                    "promotionLimit" => t.limit = Some(setting(key, Val::Int(int(&rest)))),
+                    "pieceValueMg" => t.value = Some(rd.setting(key, Val::Int(int(&rest)))),
+                    "promotionLimit" => t.limit = Some(rd.setting(key, Val::Int(int(&rest)))),
                     "promotedPieceType" => {
                         let target = rest.chars().next().unwrap_or('-');
-                        let to = if target == '-' { None } else { base_type_of(&r, target) };
+                        let to = if target == '-' { None } else { base_type_of(self, target) };
                         if target != '-' && to.is_none() {
                             break;
                         }
-                        let t = r.types.get_mut(&ty).expect("type");
-                        t.promoted = Some(setting(key, Val::Types(to.into_iter().collect())));
+                        let t = self.types.get_mut(&ty).expect("type");
+                        t.promoted = Some(rd.setting(key, Val::Types(to.into_iter().collect())));
                     }
                     _ => {}
                 }
             }
         }
-        // Deprecated keys, relative to the board.
-        let ranks = r.ranks() as i64;
-        if let Some(e) = entry("promotionRank") {
-            used.insert("promotionRank".into());
+    }
+
+    /// Deprecated keys, relative to the board, written as the keys that replace them.
+    fn apply_deprecated(&mut self, rd: &mut Reading) {
+        let ranks = self.ranks() as i64;
+        if let Some(e) = rd.entry("promotionRank") {
             let rank = coord(&e.value);
             for (key, black) in [("promotionRegionWhite", false), ("promotionRegionBlack", true)] {
                 let zone = zone(ranks, black, |rr| rr >= rank);
-                r.keys.insert(key.into(), Setting { key: key.into(), ..setting("promotionRank", Val::Squares(zone)) });
+                self.keys
+                    .insert(key.into(), Setting { key: key.into(), ..rd.setting("promotionRank", Val::Squares(zone)) });
             }
         }
-        let (dsr, dsmin) = (entry("doubleStepRank"), entry("doubleStepRankMin"));
+        let (dsr, dsmin) = (rd.entry("doubleStepRank"), rd.entry("doubleStepRankMin"));
         if dsr.is_some() || dsmin.is_some() {
             let max = dsr.map_or(2, |e| coord(&e.value));
             let min = dsmin.map_or(2, |e| coord(&e.value));
             let from = if dsr.is_some() { "doubleStepRank" } else { "doubleStepRankMin" };
-            used.insert("doubleStepRank".into());
-            used.insert("doubleStepRankMin".into());
             for (key, black) in [("doubleStepRegionWhite", false), ("doubleStepRegionBlack", true)] {
                 let zone = zone(ranks, black, |rr| rr >= min && rr <= max);
-                r.keys.insert(key.into(), Setting { key: key.into(), ..setting(from, Val::Squares(zone)) });
+                self.keys.insert(key.into(), Setting { key: key.into(), ..rd.setting(from, Val::Squares(zone)) });
             }
         }
         for (old, new) in [
@@ -576,28 +591,27 @@ impl Rules {
             ("whiteDropRegion", "dropRegionWhite"),
             ("blackDropRegion", "dropRegionBlack"),
         ] {
-            if let Some(e) = entry(old) {
-                used.insert(old.into());
-                r.keys.insert(new.into(), Setting { key: new.into(), ..setting(old, Val::Squares(squares(&e.value))) });
+            if let Some(e) = rd.entry(old) {
+                self.keys.insert(
+                    new.into(),
+                    Setting { key: new.into(), ..rd.setting(old, Val::Squares(squares(&e.value))) },
+                );
             }
         }
-        if let Some(e) = entry("castlingRookPiece") {
-            used.insert("castlingRookPiece".into());
-            let v = piece_set(&r, &e.value);
+        if let Some(e) = rd.entry("castlingRookPiece") {
+            let v = piece_set(self, &e.value);
             for new in ["castlingRookPiecesWhite", "castlingRookPiecesBlack"] {
-                r.keys.insert(new.into(), Setting { key: new.into(), ..setting("castlingRookPiece", v.clone()) });
+                self.keys.insert(new.into(), Setting { key: new.into(), ..rd.setting("castlingRookPiece", v.clone()) });
             }
         }
-        if let Some(e) = entry("dropOnTop") {
-            used.insert("dropOnTop".into());
+        if let Some(e) = rd.entry("dropOnTop") {
             if e.value == "true" {
-                let s = setting("dropOnTop", Val::Text("top".into()));
-                r.keys.insert("enclosingDrop".into(), Setting { key: "enclosingDrop".into(), ..s });
+                let s = rd.setting("dropOnTop", Val::Text("top".into()));
+                self.keys.insert("enclosingDrop".into(), Setting { key: "enclosingDrop".into(), ..s });
             }
         }
-        if let Some(e) = entry("pawnTypes") {
-            used.insert("pawnTypes".into());
-            let v = piece_set(&r, &e.value);
+        if let Some(e) = rd.entry("pawnTypes") {
+            let v = piece_set(self, &e.value);
             for new in [
                 "promotionPawnTypesWhite",
                 "promotionPawnTypesBlack",
@@ -606,12 +620,15 @@ impl Rules {
                 "nMoveRuleTypesWhite",
                 "nMoveRuleTypesBlack",
             ] {
-                r.keys.insert(new.into(), Setting { key: new.into(), ..setting("pawnTypes", v.clone()) });
+                self.keys.insert(new.into(), Setting { key: new.into(), ..rd.setting("pawnTypes", v.clone()) });
             }
         }
+    }
+
+    /// The keys of the table `KEYS`, each read as its kind of value.
+    fn apply_keys(&mut self, rd: &mut Reading) {
         for &(key, kind, targets) in KEYS {
-            let Some(e) = entry(key) else { continue };
-            used.insert(key.into());
+            let Some(e) = rd.entry(key) else { continue };
             let val = match kind {
                 Bool => Val::Bool(e.value == "true"),
                 Int | Coord => Val::Int(if kind == Coord { coord(&e.value) } else { int(&e.value) }),
@@ -626,32 +643,20 @@ impl Rules {
                 Rights => Val::Text(e.value.chars().filter(|c| "KQkq".contains(*c)).collect()),
                 Squares => Val::Squares(squares(&e.value)),
                 PieceType => {
-                    let t = piece_set(&r, &e.value).types();
+                    let t = piece_set(self, &e.value).types();
                     Val::Types(vec![t.last().cloned().unwrap_or_else(|| "*".into())])
                 }
-                PieceSet => piece_set(&r, &e.value),
+                PieceSet => piece_set(self, &e.value),
             };
-            let s = setting(key, val);
+            let s = rd.setting(key, val);
             if targets.is_empty() {
-                r.keys.insert(key.into(), s);
+                self.keys.insert(key.into(), s);
             } else {
                 for t in targets {
-                    r.keys.insert(t.to_string(), Setting { key: key.into(), ..s.clone() });
+                    self.keys.insert(t.to_string(), Setting { key: key.into(), ..s.clone() });
                 }
             }
         }
-        for (key, e) in &section.keys {
-            if !used.contains(key) && !NOT_RULES.contains(&key.as_str()) {
-                r.unknown.push(Setting {
-                    val: Val::Text(e.value.clone()),
-                    key: key.clone(),
-                    raw: e.value.clone(),
-                    origin: origin(e.line),
-                });
-            }
-        }
-        r.conclude();
-        r
     }
 
     /// FSF's `remove_piece`: the type loses its letter and leaves the promotion types.
@@ -681,6 +686,27 @@ impl Rules {
             let s = self.get("doubleStepRegionWhite").clone();
             self.keys.insert("doubleStep".into(), Setting { val: Val::Bool(false), key: "doubleStep".into(), ..s });
         }
+    }
+}
+
+/// A section being applied: its keys, where they come from, and the keys read so far.
+struct Reading<'a> {
+    section: &'a Section,
+    origin: &'a dyn Fn(usize) -> Origin,
+    used: BTreeSet<String>,
+}
+
+impl<'a> Reading<'a> {
+    /// The section's entry for a key, if it has one; the key then counts as read.
+    fn entry(&mut self, key: &str) -> Option<&'a Entry> {
+        let e = self.section.keys.get(key)?;
+        self.used.insert(key.into());
+        Some(e)
+    }
+    /// A key's value as a setting, from the key's line of the section.
+    fn setting(&self, key: &str, val: Val) -> Setting {
+        let e = &self.section.keys[key];
+        Setting { val, key: key.into(), raw: e.value.clone(), origin: (self.origin)(e.line) }
     }
 }
 

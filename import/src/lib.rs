@@ -1,6 +1,8 @@
-//! `hoplite import`: Fairy-Stockfish's variants.ini sections (and FSF's built-in variants)
-//! turned into hoplite variant files written in the rule kit's keys, or refused with the file,
+//! hoplite-import: Fairy-Stockfish's variants.ini and built-in variants as hoplite variant files.
+//!
+//! `hoplite import`: each section is written in the rule kit's keys, or refused with the file,
 //! line and key of every rule the kit cannot express.
+#![forbid(unsafe_code)]
 
 pub mod betza;
 #[cfg(test)]
@@ -17,7 +19,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// FSF's built-in variants, resolved, in FSF's ini syntax (generated from FSF c19b5f6).
-pub const BUILTINS_INI: &str = include_str!("../../../data/fsf/builtins.ini");
+pub const BUILTINS_INI: &str = include_str!("../../data/fsf/builtins.ini");
 /// How `--builtins` names the embedded file in messages.
 pub const BUILTINS_LABEL: &str = "data/fsf/builtins.ini";
 
