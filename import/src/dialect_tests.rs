@@ -1,7 +1,7 @@
 //! The Betza translation checked on every Betza string of FSF's variants (built-ins and
 //! variants.ini, as dumped from FSF c19b5f6): an independent reading of FSF's dialect, written
-//! from its description (notes in /work/fsf/ini-keys.md: rules by direction and geometry, not
-//! FSF's table), against hoplite's own parser reading the translation.
+//! from the description of its Betza dialect in the header of data/fsf/variants.ini (rules by
+//! direction and geometry, not FSF's table), against hoplite's own parser reading the translation.
 
 use super::betza::{parse_fsf, to_hoplite, Move, Travel};
 use std::collections::BTreeSet;
@@ -225,7 +225,7 @@ fn selects(spec: &str, (x, y): (i8, i8), orthogonal_atom: bool) -> bool {
     }
 }
 
-/// FSF's dialect as ini-keys.md describes it.
+/// FSF's dialect as the header of data/fsf/variants.ini describes it.
 fn expand_fsf(betza: &str) -> BTreeSet<Move> {
     let mut out = BTreeSet::new();
     let cs: Vec<char> = betza.chars().collect();

@@ -1,5 +1,5 @@
 //! A section's resolved FSF rules written as a hoplite variant file in the rule kit's keys
-//! (notes/kit-spec.md), or refused with every reason: what the kit cannot express is never
+//! (docs/variant-file.md), or refused with every reason: what the kit cannot express is never
 //! dropped silently. One module for each part of the file: the setup, the pieces and their
 //! moves, castling and the game's ends (`[rules]`).
 

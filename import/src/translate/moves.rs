@@ -9,7 +9,8 @@ use crate::rules::Squares;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-/// FSF's Betza of its built-in piece types (ini-keys.md), before their hard-coded extras.
+/// FSF's Betza of its built-in piece types (as data/fsf/variants.ini's header lists them),
+/// before their hard-coded extras.
 fn builtin_betza(ty: &str) -> Option<&'static str> {
     Some(match ty {
         "pawn" => "fmWfceF",

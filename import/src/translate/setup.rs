@@ -3,7 +3,7 @@
 use super::Out;
 use std::collections::BTreeMap;
 
-/// The FEN fields as FSF reads them (semantics.md, "FEN"), rewritten in hoplite's order.
+/// The FEN fields as FSF reads them (its `startFen` key), rewritten in hoplite's order.
 pub(super) struct Fen {
     board: String,
     pocket: Option<String>,
