@@ -31,6 +31,28 @@ pub(super) fn reductions(p: &SearchParams) -> Vec<[i32; 64]> {
         .collect()
 }
 
+/// What a full-width node knows once it has looked at itself, for its moves.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    is_pv: bool,
+    in_check: bool,
+    /// The evaluation rose since the side's last move.
+    improving: bool,
+    /// The opponent is bare, or nearly: no pruning on the evaluation.
+    mating: bool,
+    eval: i32,
+    hash_move: Move,
+}
+
+/// What becomes of a move: searched, skipped, or skipped with the quiet moves after it.
+enum Prune {
+    Search,
+    Skip,
+    QuietsAfter,
+}
+
 impl Search {
     /// Whether a null move may be tried: one royal piece (a pass may be illegal with more),
     /// and pieces besides pawns and royals (with only those, zugzwang is the rule).
@@ -76,21 +98,10 @@ impl Search {
             return self.quiesce(pos, alpha, beta, ply, 0, in_check);
         }
         let key = pos.key();
-        let mut hash_move = Move::NONE;
-        let mut cached_eval = None;
-        if let Some(hit) = self.tt.probe(key) {
-            hash_move = hit.mv;
-            cached_eval = Some(hit.eval);
-            let s = Self::tt_score_in(hit.score, ply);
-            if !is_pv && hit.depth >= depth {
-                match hit.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
-                }
-            }
-        }
+        let (hash_move, cached_eval) = match self.probe(key, depth, alpha, beta, ply, is_pv) {
+            Ok(found) => found,
+            Err(score) => return score,
+        };
         // The table keeps the evaluation as computed; the search uses it corrected.
         let raw_eval = match (in_check, cached_eval) {
             (true, _) => -INF,
@@ -114,16 +125,68 @@ impl Search {
         if hash_move == Move::NONE && depth >= self.params.iir_depth && !in_check {
             depth -= 1;
         }
+        let node = Node { depth, ply, is_pv, in_check, improving, mating, eval, hash_move };
+        let (best_score, best_move) = match self.search_moves(pos, node, alpha, beta) {
+            Ok(best) => best,
+            Err(score) => return score,
+        };
+        let bound = Bound::of(best_score, alpha, beta);
+        // A score the bound pins on the far side of the evaluation says how wrong it was
+        // (not after a capture, which the evaluation is not asked to foresee).
+        if !in_check
+            && best_score.abs() < MATE_BOUND
+            && bound.beyond(best_score, eval)
+            && (best_move == Move::NONE || pos.is_quiet(best_move))
+        {
+            self.correction.learn(pos, best_score - raw_eval, depth);
+        }
+        self.tt.store(key, best_move, Self::tt_score_out(best_score, ply), depth, bound, raw_eval);
+        best_score
+    }
+
+    /// The table's entry for `key`: its move and stored evaluation, or (`Err`) the score that
+    /// ends the node, off the principal line when the entry was searched deep enough.
+    fn probe(
+        &self,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        is_pv: bool,
+    ) -> Result<(Move, Option<i32>), i32> {
+        let Some(hit) = self.tt.probe(key) else { return Ok((Move::NONE, None)) };
+        let s = Self::tt_score_in(hit.score, ply);
+        if !is_pv && hit.depth >= depth {
+            match hit.bound {
+                Bound::Exact => return Err(s),
+                Bound::Lower if s >= beta => return Err(s),
+                Bound::Upper if s <= alpha => return Err(s),
+                _ => {}
+            }
+        }
+        Ok((hit.mv, Some(hit.eval)))
+    }
+
+    /// The node's moves, in order, each pruned or searched: the best score and move, or
+    /// (`Err`) the node's score without one (no legal move, every move pruned, aborted).
+    fn search_moves<B: Bits>(
+        &mut self,
+        pos: &mut Position<B>,
+        node: Node,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Result<(i32, Move), i32> {
+        let Node { depth, ply, is_pv, in_check, .. } = node;
         let mut moves = std::mem::take(&mut self.moves[ply]);
         pos.legal_moves_in_check(&mut moves, in_check);
         if moves.is_empty() {
             self.moves[ply] = moves;
-            return Self::result_score(pos, pos.no_moves_result().0, ply);
+            return Err(Self::result_score(pos, pos.no_moves_result().0, ply));
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        self.order(pos, &moves, hash_move, ply, &mut scores);
+        self.order(pos, &moves, node.hash_move, ply, &mut scores);
         let us = pos.side_to_move();
-        let original_alpha = alpha;
         let mut best_score = -INF;
         let mut best_move = Move::NONE;
         let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
@@ -140,49 +203,19 @@ impl Search {
             }
             let quiet = pos.is_quiet(m);
             // Pruning of moves that are unlikely to matter, once a move has been found.
-            if !is_pv && !in_check && !mating && best_score > -MATE_BOUND && m != hash_move {
-                let p = &self.params;
-                if quiet {
-                    let late = p.lmp_base + depth * depth / (2 - i32::from(improving));
-                    let futile = eval + p.futility_base + p.futility_margin * depth <= alpha;
-                    if depth <= p.lmp_depth && (nquiets as i32 >= late || futile && scores[i] < KILLER) {
+            if !is_pv && !in_check && !node.mating && best_score > -MATE_BOUND && m != node.hash_move {
+                match self.prune_move(pos, &node, m, quiet, scores[i], nquiets, alpha) {
+                    Prune::Search => {}
+                    Prune::Skip => continue,
+                    Prune::QuietsAfter => {
                         // Every quiet move after this one would be pruned too (the count only
                         // grows, alpha only rises, the scores fall): they are dropped unseen.
                         end = i + 1 + Self::keep_noisy(pos, &mut moves[i + 1..end], &mut scores[i + 1..end]);
                         continue;
                     }
-                    if depth <= p.lmp_depth && self.see(pos, m) < -p.see_quiet_margin * depth {
-                        continue;
-                    }
-                } else if depth <= p.see_capture_depth
-                    && scores[i] < 0
-                    && self.see(pos, m) < -p.see_capture_margin * depth
-                {
-                    continue;
                 }
             }
-            self.make(pos, m, ply);
-            // The child is told whether it is in check, and extended if so.
-            let check = pos.in_check();
-            let next = depth - 1 + i32::from(check && ply + 1 < MAX_PLY / 2);
-            let score = if i == 0 {
-                -self.pvs(pos, next, -beta, -alpha, ply + 1, is_pv, check)
-            } else {
-                let p = &self.params;
-                let r = match quiet && depth >= p.lmr_depth && i >= p.lmr_moves as usize + usize::from(is_pv) {
-                    true => self.reduction(depth, i, scores[i], is_pv, check, improving),
-                    false => 0,
-                };
-                let mut s = -self.pvs(pos, next - r, -alpha - 1, -alpha, ply + 1, false, check);
-                if s > alpha && r > 0 {
-                    s = -self.pvs(pos, next, -alpha - 1, -alpha, ply + 1, false, check);
-                }
-                if s > alpha && s < beta && is_pv {
-                    s = -self.pvs(pos, next, -beta, -alpha, ply + 1, true, check);
-                }
-                s
-            };
-            self.unmake(pos);
+            let score = self.search_move(pos, &node, m, i, quiet, scores[i], alpha, beta);
             if self.aborted {
                 break;
             }
@@ -211,24 +244,83 @@ impl Search {
         self.moves[ply] = moves;
         self.scores[ply] = scores;
         if self.aborted {
-            return 0;
+            return Err(0);
         }
         if best_score == -INF {
             // Every move was pruned: a fail-low at the static bound.
-            return alpha;
+            return Err(alpha);
         }
-        let bound = Bound::of(best_score, original_alpha, beta);
-        // A score the bound pins on the far side of the evaluation says how wrong it was
-        // (not after a capture, which the evaluation is not asked to foresee).
-        if !in_check
-            && best_score.abs() < MATE_BOUND
-            && bound.beyond(best_score, eval)
-            && (best_move == Move::NONE || pos.is_quiet(best_move))
-        {
-            self.correction.learn(pos, best_score - raw_eval, depth);
+        Ok((best_score, best_move))
+    }
+
+    /// Whether the `score`-ordered move `m` is pruned: late quiet moves and futile ones (with
+    /// every quiet move after them), and moves that lose too much in exchanges.
+    #[allow(clippy::too_many_arguments)]
+    fn prune_move<B: Bits>(
+        &self,
+        pos: &Position<B>,
+        node: &Node,
+        m: Move,
+        quiet: bool,
+        score: i32,
+        nquiets: usize,
+        alpha: i32,
+    ) -> Prune {
+        let (p, depth) = (&self.params, node.depth);
+        if quiet {
+            let late = p.lmp_base + depth * depth / (2 - i32::from(node.improving));
+            let futile = node.eval + p.futility_base + p.futility_margin * depth <= alpha;
+            if depth <= p.lmp_depth && (nquiets as i32 >= late || futile && score < KILLER) {
+                return Prune::QuietsAfter;
+            }
+            if depth <= p.lmp_depth && self.see(pos, m) < -p.see_quiet_margin * depth {
+                return Prune::Skip;
+            }
+        } else if depth <= p.see_capture_depth && score < 0 && self.see(pos, m) < -p.see_capture_margin * depth {
+            return Prune::Skip;
         }
-        self.tt.store(key, best_move, Self::tt_score_out(best_score, ply), depth, bound, raw_eval);
-        best_score
+        Prune::Search
+    }
+
+    /// The score of the `i`-th move `m` (ordered by `score`): the first with the full window,
+    /// the others with a null window, reduced if late and quiet, searched again when they
+    /// beat alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn search_move<B: Bits>(
+        &mut self,
+        pos: &mut Position<B>,
+        node: &Node,
+        m: Move,
+        i: usize,
+        quiet: bool,
+        score: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let Node { depth, ply, is_pv, .. } = *node;
+        self.make(pos, m, ply);
+        // The child is told whether it is in check, and extended if so.
+        let check = pos.in_check();
+        let next = depth - 1 + i32::from(check && ply + 1 < MAX_PLY / 2);
+        let s = if i == 0 {
+            -self.pvs(pos, next, -beta, -alpha, ply + 1, is_pv, check)
+        } else {
+            let p = &self.params;
+            let r = match quiet && depth >= p.lmr_depth && i >= p.lmr_moves as usize + usize::from(is_pv) {
+                true => self.reduction(depth, i, score, is_pv, check, node.improving),
+                false => 0,
+            };
+            let mut s = -self.pvs(pos, next - r, -alpha - 1, -alpha, ply + 1, false, check);
+            if s > alpha && r > 0 {
+                s = -self.pvs(pos, next, -alpha - 1, -alpha, ply + 1, false, check);
+            }
+            if s > alpha && s < beta && is_pv {
+                s = -self.pvs(pos, next, -beta, -alpha, ply + 1, true, check);
+            }
+            s
+        };
+        self.unmake(pos);
+        s
     }
 
     /// The null-move verification: the same node, searched as a principal node (where no
