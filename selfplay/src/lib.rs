@@ -96,8 +96,8 @@ impl RunOptions {
         }
     }
 
-    fn settings(&self) -> run::Settings {
-        run::Settings {
+    fn settings(&self) -> run::Execution {
+        run::Execution {
             out: self.out.clone(),
             threads: self.threads,
             resume: self.resume,

@@ -7,7 +7,7 @@ use clap::Args;
 use hoplite_search::Budget;
 use hoplite_selfplay::openings::book::{epd_text, make_book, pgn_book, played_book, BookSettings};
 use hoplite_selfplay::openings::played::{self, Played};
-use hoplite_selfplay::player::scoring::{score_all, Job};
+use hoplite_selfplay::player::scoring::{score_all, ScoringJob};
 use hoplite_selfplay::EngineFiles;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -148,8 +148,11 @@ pub fn run(a: BookArgs) -> CmdResult {
                 p
             })
             .collect();
-        let jobs: Vec<Job> =
-            book.iter().zip(&positions).map(|(b, position)| Job { start: &start, moves: &b.moves, position }).collect();
+        let jobs: Vec<ScoringJob> = book
+            .iter()
+            .zip(&positions)
+            .map(|(b, position)| ScoringJob { start: &start, moves: &b.moves, position })
+            .collect();
         let scores = score_all(&variant, &player, &jobs, threads)?;
         // From White's view, so that the first move's advantage shows as a mean above zero.
         let white: Vec<f64> = scores

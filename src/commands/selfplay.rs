@@ -5,13 +5,14 @@ use super::progress::Display;
 use super::{CmdResult, DEFAULT_VARIANT};
 use clap::Args;
 use hoplite_core::Variant;
-use hoplite_formats::manifest::{control_holds, BookOrder, PlayerKind, CONTROL_SCORE};
+use hoplite_formats::manifest::{BookOrder, PlayerKind};
 use hoplite_formats::Manifest;
 use hoplite_search::{Budget, Clock};
-use hoplite_selfplay::openings::played::{self, Method, Played, Settings};
+use hoplite_selfplay::openings::played::{self, Method, OpeningSettings, Played};
 use hoplite_selfplay::plans::{balance, matchup, selfplay};
 use hoplite_selfplay::run::game::Adjudication;
 use hoplite_selfplay::run::merge;
+use hoplite_selfplay::stats::control::{control_holds, CONTROL_SCORE};
 use hoplite_selfplay::stats::{Sprt, SprtState};
 use hoplite_selfplay::{parse_shard, summary_table, EngineFiles, RunError, RunOptions, RunReport};
 use std::path::{Path, PathBuf};
@@ -206,7 +207,7 @@ struct Defaults {
     seed: u64,
     random_plies: Option<u32>,
     max_plies: u32,
-    opening: Settings,
+    opening: OpeningSettings,
 }
 
 /// Selfplay, balance and values open games with played openings; a match with random plies.
@@ -216,13 +217,13 @@ fn defaults(method: Method) -> Defaults {
         seed: 1,
         random_plies: None,
         max_plies: 400,
-        opening: Settings { method: Some(method), ..Default::default() },
+        opening: OpeningSettings { method: Some(method), ..Default::default() },
     }
 }
 
 impl RunArgs {
-    fn opening_settings(&self) -> Settings {
-        Settings {
+    fn opening_settings(&self) -> OpeningSettings {
+        OpeningSettings {
             method: self.opening,
             plies: self.opening_plies,
             margin: self.opening_margin,
@@ -254,7 +255,8 @@ impl RunArgs {
         } else {
             None
         };
-        let s = given.or(&Settings { method: given.method.or(implied), ..Default::default() }).or(&defaults.opening);
+        let s =
+            given.or(&OpeningSettings { method: given.method.or(implied), ..Default::default() }).or(&defaults.opening);
         match s.method.unwrap_or(Method::Played) {
             Method::Random => {
                 if given.any_played() {
@@ -289,9 +291,9 @@ impl RunArgs {
 
     /// A resumed run's opening, as its run.toml records it, when the command line gives none:
     /// the settings and the random plies.
-    fn recorded_opening(&self, opts: &RunOptions) -> Result<Option<(Settings, Option<u32>)>, String> {
+    fn recorded_opening(&self, opts: &RunOptions) -> Result<Option<(OpeningSettings, Option<u32>)>, String> {
         let path = opts.out.join("run.toml");
-        let silent = self.random_plies.is_none() && self.opening_settings() == Settings::default();
+        let silent = self.random_plies.is_none() && self.opening_settings() == OpeningSettings::default();
         if !opts.resume || !silent || !path.exists() {
             return Ok(None);
         }
@@ -303,7 +305,7 @@ impl RunArgs {
                     PlayerKind::Engine => p.player.engine_name.clone(),
                     _ => Some("hoplite".into()),
                 };
-                let settings = Settings {
+                let settings = OpeningSettings {
                     method: Some(Method::Played),
                     plies: Some(p.plies),
                     margin: Some(p.margin),
@@ -314,7 +316,7 @@ impl RunArgs {
                 };
                 (settings, None)
             }
-            None => (Settings { method: Some(Method::Random), ..Default::default() }, Some(m.random_plies)),
+            None => (OpeningSettings { method: Some(Method::Random), ..Default::default() }, Some(m.random_plies)),
         }))
     }
 
@@ -434,7 +436,7 @@ pub(crate) fn balance_run(
         max_plies: f.max_plies.unwrap_or(base.max_plies),
         // A file's random plies or book imply its method, as the command line's do.
         opening: match (&from_file.method, f.random_plies.is_some() || f.book.is_some()) {
-            (None, true) => Settings { method: Some(Method::Random), ..from_file },
+            (None, true) => OpeningSettings { method: Some(Method::Random), ..from_file },
             _ => from_file.or(&base.opening),
         },
     };

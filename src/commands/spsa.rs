@@ -2,7 +2,7 @@
 
 use super::{CmdResult, DEFAULT_VARIANT};
 use clap::Args;
-use hoplite_selfplay::plans::spsa::{run_in, Settings, Spsa, PATH_FILE};
+use hoplite_selfplay::plans::spsa::{run_in, Spsa, SpsaSettings, PATH_FILE};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -58,7 +58,7 @@ pub struct SpsaArgs {
 pub fn run(a: SpsaArgs) -> CmdResult {
     let stem = a.variant.trim_end_matches(".toml").rsplit('/').next().unwrap_or("run").to_string();
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("runs/spsa-{stem}")));
-    let settings = Settings {
+    let settings = SpsaSettings {
         variant: a.variant,
         nodes: a.nodes.or(a.depth.is_none().then_some(1000)),
         depth: a.depth,

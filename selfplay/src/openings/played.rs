@@ -9,8 +9,8 @@
 //! attempt)`) whose end position no opening before it has.
 
 use crate::error::{PlayerError, RunError};
-use crate::openings::game_seed;
 use crate::player::{Player, PlayerSpec, Turn};
+use crate::stats::seed::game_seed;
 use hoplite_core::{Move, Position, Variant};
 use hoplite_formats::manifest::PlayedRecord;
 use rand::{Rng, SeedableRng};
@@ -39,7 +39,7 @@ pub enum Method {
 /// out comes from the variant file's `[openings]`, then from the defaults.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Settings {
+pub struct OpeningSettings {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub method: Option<Method>,
     /// Plies played after each start position.
@@ -67,10 +67,10 @@ pub const DEFAULT_MARGIN: i32 = 40;
 pub const DEFAULT_NODES: u64 = 4000;
 pub const DEFAULT_LINES: usize = 8;
 
-impl Settings {
+impl OpeningSettings {
     /// These settings, with `other`'s where these leave one out.
-    pub fn or(&self, other: &Settings) -> Settings {
-        Settings {
+    pub fn or(&self, other: &OpeningSettings) -> OpeningSettings {
+        OpeningSettings {
             method: self.method.or(other.method),
             plies: self.plies.or(other.plies),
             margin: self.margin.or(other.margin),

@@ -3,10 +3,11 @@
 
 use crate::error::RunError;
 use crate::openings::played;
-use crate::openings::{game_seed, Openings, SharedCache};
+use crate::openings::{Openings, SharedCache};
 use crate::plans::imbalance::Imbalance;
 use crate::run::output::ConfigInfo;
-use crate::run::{count_white, Job, Plan, Progress, Run, RunReport};
+use crate::run::{count_white, GameJob, Plan, Progress, Run, RunReport};
+use crate::stats::seed::game_seed;
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::spec::toml_at;
 use hoplite_core::{Position, Variant};
@@ -46,7 +47,7 @@ pub struct BalanceFile {
     pub players: Option<Vec<String>>,
     /// How games open (`[opening]`: method, plies, margin, player, nodes, depth, lines).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub opening: Option<crate::openings::played::Settings>,
+    pub opening: Option<crate::openings::played::OpeningSettings>,
     pub configs: Vec<ConfigEntry>,
 }
 
@@ -91,7 +92,7 @@ pub struct ConfigEntry {
     pub overrides: toml::Table,
 }
 
-/// The variant of the control (`hoplite_formats::manifest::CONTROL_SCORE`: White's known score).
+/// The variant of the control (`hoplite_stats::control::CONTROL_SCORE`: White's known score).
 pub const CONTROL_VARIANT: &str = "chess";
 
 /// The control configuration `--control` adds to a balance run.
@@ -257,7 +258,7 @@ impl Plan for Configurations<'_> {
         self.openings.prepare(&variants, self.seed, threads, progress)
     }
 
-    fn job(&self, id: u64, cache: &mut SharedCache) -> Job {
+    fn job(&self, id: u64, cache: &mut SharedCache) -> GameJob {
         let i = id % self.games;
         let row = (id / self.games) as usize;
         let seat = row % (self.players * self.rungs);
@@ -269,7 +270,7 @@ impl Plan for Configurations<'_> {
         if let Some(own) = self.openings.own_line(c, i) {
             opening.own = own;
         }
-        Job {
+        GameJob {
             game_id: id,
             config: self.labels[row].clone(),
             variant: config.variant.clone(),

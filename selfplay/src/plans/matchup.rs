@@ -3,9 +3,10 @@
 
 use crate::error::RunError;
 use crate::openings::played;
-use crate::openings::{game_seed, Openings, SharedCache};
+use crate::openings::{Openings, SharedCache};
 use crate::run::output::ConfigInfo;
-use crate::run::{Job, Plan, Progress, Run, RunReport, Tick};
+use crate::run::{GameJob, Plan, Progress, Run, RunReport, Tick};
+use crate::stats::seed::game_seed;
 use crate::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::{Colour, Variant};
@@ -124,11 +125,11 @@ impl Plan for Pairs {
 
     /// Both games of a pair start from the same opening, drawn when the pair's first game is
     /// taken; A (player 0) is White in the first.
-    fn job(&self, id: u64, cache: &mut SharedCache) -> Job {
+    fn job(&self, id: u64, cache: &mut SharedCache) -> GameJob {
         let pair = id / 2;
         let seed = game_seed(self.seed, pair);
         let (white, black) = if id.is_multiple_of(2) { (0, 1) } else { (1, 0) };
-        Job {
+        GameJob {
             game_id: id,
             config: self.config.clone(),
             variant: self.variant.clone(),

@@ -3,9 +3,10 @@
 
 use crate::error::RunError;
 use crate::openings::played;
-use crate::openings::{game_seed, Openings, SharedCache};
+use crate::openings::{Openings, SharedCache};
 use crate::run::output::ConfigInfo;
-use crate::run::{count_white, Job, Plan, Progress, Run, RunReport};
+use crate::run::{count_white, GameJob, Plan, Progress, Run, RunReport};
+use crate::stats::seed::game_seed;
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::Variant;
 use hoplite_formats::manifest::RunKind;
@@ -31,9 +32,9 @@ impl Plan for Selfplay {
         self.openings.prepare(&[(self.variant.clone(), starts)], self.seed, threads, progress)
     }
 
-    fn job(&self, id: u64, _: &mut SharedCache) -> Job {
+    fn job(&self, id: u64, _: &mut SharedCache) -> GameJob {
         let (rung, i) = ((id / self.games) as usize, id % self.games);
-        Job {
+        GameJob {
             game_id: id,
             config: self.configs[rung].clone(),
             variant: self.variant.clone(),

@@ -11,9 +11,10 @@
 //! and a run that was killed continues from its last batch (`spsa.csv`) to the same bytes.
 
 use crate::error::RunError;
-use crate::openings::{game_seed, Opening, Own};
+use crate::openings::{Opening, Own};
 use crate::player::{EnginePlayer, Player};
 use crate::run::game::{play, Adjudication, Game};
+use crate::stats::seed::game_seed;
 use hoplite_core::{Colour, GameResult, Variant};
 use hoplite_formats::spsa::{self, PathRow, SpsaPath};
 use hoplite_formats::FormatError;
@@ -350,7 +351,7 @@ pub fn append(path: &Path, row: &str) -> Result<(), RunError> {
 /// given the same.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Settings {
+pub struct SpsaSettings {
     pub variant: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
@@ -374,7 +375,7 @@ pub struct Settings {
 /// batch; writes the path file, and at the end `params.toml` (the search parameters at the
 /// final θ) and, where weights were tuned, `weights.toml`. Returns the final state.
 pub fn run_in(
-    settings: &Settings,
+    settings: &SpsaSettings,
     out: &Path,
     threads: usize,
     resume: bool,
