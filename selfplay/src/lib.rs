@@ -2,6 +2,7 @@
 //! shards and merge. The library does not print: runs report progress through a callback.
 #![forbid(unsafe_code)]
 
+pub mod defaults;
 pub mod error;
 pub mod openings;
 pub mod plans;
