@@ -7,6 +7,7 @@ pub mod error;
 pub mod openings;
 pub mod plans;
 pub mod player;
+pub mod request;
 pub mod run;
 
 pub use error::RunError;

@@ -134,8 +134,14 @@ pub fn load(path: &Path) -> Result<Balance, RunError> {
 /// `load`, with the chess control appended (`--control`) unless the file has a control.
 pub fn load_with(path: &Path, control: bool) -> Result<Balance, RunError> {
     let label = path.display().to_string();
-    let mut text = std::fs::read_to_string(path)
+    let text = std::fs::read_to_string(path)
         .map_err(|e| RunError::Config { at: label.clone(), message: format!("cannot read balance config: {e}") })?;
+    from_text(path, text, control)
+}
+
+/// A balance config's `text` as if read from `path` (its paths relative to that folder).
+pub fn from_text(path: &Path, mut text: String, control: bool) -> Result<Balance, RunError> {
+    let label = path.display().to_string();
     let mut file: BalanceFile = toml::from_str(&text)
         .map_err(|e| RunError::Config { at: toml_at(&label, &text, &e), message: e.message().to_string() })?;
     if control && !file.configs.iter().any(|c| c.control) {

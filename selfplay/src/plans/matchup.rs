@@ -150,7 +150,9 @@ impl Plan for Pairs {
     }
 }
 
+/// Plays `variant` (named `variant_arg`, as run.toml records it): `a` against `b`.
 pub fn run(
+    variant: &Arc<Variant>,
     variant_arg: &str,
     a: &PlayerSpec,
     b: &PlayerSpec,
@@ -158,9 +160,8 @@ pub fn run(
     opts: &RunOptions,
     progress: impl FnMut(&Progress),
 ) -> Result<MatchReport, RunError> {
-    let variant = Variant::load(variant_arg)?;
-    a.check(&variant)?;
-    b.check(&variant)?;
+    a.check(variant)?;
+    b.check(variant)?;
     let mut manifest = opts.manifest(RunKind::Match, &[a, b]);
     manifest.variant = Some(variant_arg.to_string());
     manifest.sprt = sprt.map(|s| s.to_string());
@@ -171,9 +172,9 @@ pub fn run(
         players: vec![a.clone(), b.clone()],
         configs: vec![ConfigInfo { label: config.clone(), base: config.clone(), ..Default::default() }],
     };
-    let openings = Openings::new(&variant, opts)?;
+    let openings = Openings::new(variant, opts)?;
     let games = opts.games + opts.games % 2;
-    let mut plan = Pairs { config: config.into(), variant, openings, games, seed: opts.seed };
+    let mut plan = Pairs { config: config.into(), variant: variant.clone(), openings, games, seed: opts.seed };
     let mut t = Tracker { sprt, ..Default::default() };
     let report = run.execute(
         &mut plan,

@@ -46,15 +46,16 @@ impl Plan for Selfplay {
     }
 }
 
+/// Plays `variant` (named `variant_arg`, as run.toml records it) with `player` on both sides.
 pub fn run(
+    variant: &Arc<Variant>,
     variant_arg: &str,
     player: &PlayerSpec,
     opts: &RunOptions,
     progress: impl FnMut(&Progress),
 ) -> Result<RunReport, RunError> {
-    let variant = Variant::load(variant_arg)?;
-    player.check(&variant)?;
-    let openings = Openings::new(&variant, opts)?;
+    player.check(variant)?;
+    let openings = Openings::new(variant, opts)?;
     let mut manifest = opts.manifest(RunKind::Selfplay, &[player]);
     manifest.variant = Some(variant_arg.to_string());
     let rungs = opts.rungs(player);
@@ -68,6 +69,6 @@ pub fn run(
         configs: infos.clone(),
     };
     let configs = infos.iter().map(|c| c.label.as_str().into()).collect();
-    let mut plan = Selfplay { variant, openings, configs, games: opts.games, seed: opts.seed };
+    let mut plan = Selfplay { variant: variant.clone(), openings, configs, games: opts.games, seed: opts.seed };
     run.execute(&mut plan, count_white(), progress)
 }
