@@ -2,9 +2,10 @@
 //! is the reciprocal of the time per game shown).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use hoplite_core::seed::game_seed;
 use hoplite_core::Variant;
 use hoplite_search::Budget;
-use hoplite_selfplay::openings::{game_seed, Opening, Own};
+use hoplite_selfplay::openings::{Opening, Own};
 use hoplite_selfplay::run::game::{play, Adjudication, Game};
 use hoplite_selfplay::PlayerSpec;
 use std::time::Duration;

@@ -40,9 +40,9 @@ enum Command {
     /// Self-play games of one variant in parallel: games.csv, positions.csv, summary.csv.
     Selfplay(commands::selfplay::SelfplayArgs),
     /// Engine A against engine B in colour-swapped pairs: Elo, LOS, SPRT.
-    Match(Box<commands::selfplay::MatchArgs>),
+    Match(Box<commands::matchup::MatchArgs>),
     /// Rule configurations of one variant with the same seeds: each side's score and 95% CI.
-    Balance(commands::selfplay::BalanceArgs),
+    Balance(commands::balance::BalanceArgs),
     /// An opening book (EPD, PGN) of distinct random openings that a search scores as level.
     Book(commands::book::BookArgs),
     /// Piece values by play-testing: games from material imbalances, scaled by pawn odds.
@@ -90,8 +90,8 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::moves::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Selfplay(a) => commands::selfplay::run_selfplay(a),
-        Command::Match(a) => commands::selfplay::run_match(*a),
-        Command::Balance(a) => commands::selfplay::run_balance(a),
+        Command::Match(a) => commands::matchup::run(*a),
+        Command::Balance(a) => commands::balance::run(a),
         Command::Book(a) => commands::book::run(a),
         Command::Values(a) => commands::values::run(a),
         Command::Merge(a) => commands::selfplay::run_merge(a),

@@ -16,7 +16,7 @@ pub struct LossRow {
 /// One weight: its table (`material`, `mobility_end`, ..., or `side`), the piece letter or
 /// term, the piece's name, the value in centipawns, its standard error and whether it was fitted.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ValueRow {
+pub struct WeightRow {
     /// Called `group` in files written before the tapered evaluation (`read_values` reads both).
     pub table: String,
     pub letter: String,
@@ -27,7 +27,7 @@ pub struct ValueRow {
 }
 
 /// Reads a values file, of either header.
-pub fn read_values(path: &std::path::Path) -> Result<Vec<ValueRow>, crate::FormatError> {
+pub fn read_values(path: &std::path::Path) -> Result<Vec<WeightRow>, crate::FormatError> {
     crate::csvfile::Rows::open_renamed(path, &[("group", "table")])?.map(|(_, r)| r).collect()
 }
 
@@ -43,7 +43,7 @@ mod tests {
 
     #[test]
     fn values_read_either_header_and_write_the_new_one() {
-        assert_eq!(crate::csvfile::header::<ValueRow>()[..2], ["table", "letter"]);
+        assert_eq!(crate::csvfile::header::<WeightRow>()[..2], ["table", "letter"]);
         let dir = std::env::temp_dir().join(format!("hoplite-values-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         for first in ["table", "group"] {

@@ -3,8 +3,8 @@
 //! colours swapped, and the game-quality measures (docs/quality.md).
 
 use crate::{chart, charts, esc, figure, table_row, Result};
-use hoplite_formats::manifest::{control_holds, CONTROL_BAND, CONTROL_SCORE};
 use hoplite_formats::{Manifest, SummaryRow};
+use hoplite_stats::control::{control_holds, CONTROL_BAND, CONTROL_SCORE};
 use hoplite_stats::Z95;
 use std::fmt::Write as _;
 

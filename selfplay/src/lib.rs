@@ -2,10 +2,12 @@
 //! shards and merge. The library does not print: runs report progress through a callback.
 #![forbid(unsafe_code)]
 
+pub mod defaults;
 pub mod error;
 pub mod openings;
 pub mod plans;
 pub mod player;
+pub mod request;
 pub mod run;
 
 pub use error::RunError;
@@ -96,8 +98,8 @@ impl RunOptions {
         }
     }
 
-    fn settings(&self) -> run::Settings {
-        run::Settings {
+    fn settings(&self) -> run::Execution {
+        run::Execution {
             out: self.out.clone(),
             threads: self.threads,
             resume: self.resume,

@@ -1,13 +1,15 @@
 //! One module per subcommand.
 
+pub mod balance;
 pub mod book;
 pub mod eval;
 pub mod import;
 pub mod label;
+pub mod matchup;
 pub mod moves;
 pub mod perft;
-pub mod players;
 pub mod progress;
+pub mod run_args;
 pub mod selfplay;
 pub mod spsa;
 pub mod tune;
@@ -17,9 +19,9 @@ use hoplite_core::{builtin_names, fsf_builtin_names, Variant};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// The variant of every command that takes `--variant`, when none is given: the game whose
-/// balance the project began with.
-pub const DEFAULT_VARIANT: &str = "spartan";
+/// The variant of perft, moves and eval when none is given (the library's default, which
+/// the run commands' requests resolve themselves).
+pub const DEFAULT_VARIANT: &str = hoplite_selfplay::defaults::VARIANT;
 
 /// What a command returns: an exit code, or the error to print on stderr.
 pub type CmdResult = Result<ExitCode, Box<dyn std::error::Error>>;

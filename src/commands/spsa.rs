@@ -1,20 +1,21 @@
 //! `hoplite spsa`: tuning the search parameters and evaluation weights by games.
 
-use super::{CmdResult, DEFAULT_VARIANT};
+use super::CmdResult;
 use clap::Args;
-use hoplite_selfplay::plans::spsa::{run_in, Settings, Spsa, PATH_FILE};
+use hoplite_tuner::spsa::{Spsa, SpsaRequest, PATH_FILE};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 #[derive(Args)]
 pub struct SpsaArgs {
-    /// Built-in variant name or variant file (.toml).
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    variant: String,
-    /// Games in all, in colour-swapped pairs of a perturbed engine against its mirror.
-    #[arg(long, default_value_t = 2000)]
-    games: u64,
+    /// Built-in variant name or variant file (.toml) [default: spartan].
+    #[arg(long)]
+    variant: Option<String>,
+    /// Games in all, in colour-swapped pairs of a perturbed engine against its mirror [default:
+    /// 2000].
+    #[arg(long)]
+    games: Option<u64>,
     /// Nodes per move (default 1,000 unless --depth is given).
     #[arg(long)]
     nodes: Option<u64>,
@@ -26,27 +27,27 @@ pub struct SpsaArgs {
     /// every search parameter but the clock's (`time_*`, which do nothing at a node budget).
     #[arg(long, value_delimiter = ',')]
     tune: Vec<String>,
-    /// Pairs played from one point (the same path on any thread count).
-    #[arg(long, default_value_t = 16)]
-    batch: u64,
-    /// The learning rate at the end of the run (fishtest's R_end).
-    #[arg(long, default_value_t = 0.002)]
-    r_end: f64,
-    /// Random plies that open each pair's games.
-    #[arg(long, default_value_t = 8)]
-    opening_plies: u32,
-    /// Moves after the opening before a game is drawn.
-    #[arg(long, default_value_t = 400)]
-    max_plies: u32,
-    /// Transposition table per engine, MiB.
-    #[arg(long, default_value_t = 1)]
-    tt_mb: usize,
+    /// Pairs played from one point (the same path on any thread count) [default: 16].
+    #[arg(long)]
+    batch: Option<u64>,
+    /// The learning rate at the end of the run (fishtest's R_end) [default: 0.002].
+    #[arg(long)]
+    r_end: Option<f64>,
+    /// Random plies that open each pair's games [default: 8].
+    #[arg(long)]
+    opening_plies: Option<u32>,
+    /// Moves after the opening before a game is drawn [default: 400].
+    #[arg(long)]
+    max_plies: Option<u32>,
+    /// Transposition table per engine, MiB [default: 1].
+    #[arg(long)]
+    tt_mb: Option<usize>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Run seed: each pair's perturbation and opening come from (seed, pair).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// Run seed: each pair's perturbation and opening come from (seed, pair) [default: 1].
+    #[arg(long)]
+    seed: Option<u64>,
     /// Output directory (default runs/spsa-VARIANT): spsa.toml, spsa.csv, params.toml.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -56,38 +57,37 @@ pub struct SpsaArgs {
 }
 
 pub fn run(a: SpsaArgs) -> CmdResult {
-    let stem = a.variant.trim_end_matches(".toml").rsplit('/').next().unwrap_or("run").to_string();
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("runs/spsa-{stem}")));
-    let settings = Settings {
+    let request = SpsaRequest {
         variant: a.variant,
-        nodes: a.nodes.or(a.depth.is_none().then_some(1000)),
-        depth: a.depth,
         games: a.games,
+        nodes: a.nodes,
+        depth: a.depth,
+        tune: a.tune,
         batch: a.batch,
-        seed: a.seed,
+        r_end: a.r_end,
         opening_plies: a.opening_plies,
         max_plies: a.max_plies,
         tt_mb: a.tt_mb,
-        r_end: a.r_end,
-        tune: a.tune,
+        threads: a.threads,
+        seed: a.seed,
+        out: a.out,
+        resume: a.resume,
     };
-    let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let (start, mut last) = (Instant::now(), Instant::now());
-    let mut first: Option<u64> = None;
     let show = |s: &Spsa| -> String {
         let theta: Vec<String> =
             s.tunables.iter().zip(&s.theta).take(6).map(|(t, x)| format!("{} {x:.1}", t.name)).collect();
         let more = if s.tunables.len() > 6 { ", …" } else { "" };
         format!("{}/{} pairs; {}{more}", s.done, s.schedule.pairs, theta.join(", "))
     };
-    let spsa = run_in(&settings, &out, threads, a.resume, |s| {
-        let from = *first.get_or_insert(s.done.saturating_sub(settings.batch));
+    let done = request.run(|s, started| {
         if last.elapsed() >= Duration::from_secs(5) || s.done == s.schedule.pairs {
             last = Instant::now();
-            let rate = (s.done - from) as f64 / start.elapsed().as_secs_f64().max(1e-9);
+            let rate = (s.done - started) as f64 / start.elapsed().as_secs_f64().max(1e-9);
             eprintln!("spsa: {}, {rate:.1} pairs/s", show(s));
         }
     })?;
+    let (spsa, out) = (done.spsa, done.out);
     outln!("{:<20} {:>9} {:>9}  range", "tuned", "start", "final");
     for (t, x) in spsa.tunables.iter().zip(&spsa.theta) {
         outln!("{:<20} {:>9} {:>9.1}  {}..={}", t.name, t.start, x, t.min, t.max);

@@ -1,6 +1,6 @@
 //! hoplite-stats: the statistics of games, one place for every formula: match statistics
-//! (below), game quality (`quality`), the play-testing fit of piece values (`playtest`) and the
-//! matrix inverse the fits share (`linalg`).
+//! (below), game quality (`quality`), the play-testing fit of piece values (`playtest`), the
+//! matrix inverse the fits share (`linalg`) and the balance control's verdict (`control`).
 //!
 //! Match statistics. Sources: fishtest's `stat_util.py` and
 //! `LLRcalc.py` and fastchess's `elo` and `sprt` modules (score interval from the per-game
@@ -15,6 +15,7 @@
 //! error is 1/√games in both models).
 #![forbid(unsafe_code)]
 
+pub mod control;
 pub mod linalg;
 pub mod playtest;
 pub mod quality;

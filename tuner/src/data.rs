@@ -2,7 +2,6 @@
 //! kept as its sparse evaluation features: a few bytes per position.
 
 use crate::error::TuneError;
-use hoplite_core::seed::{mix64, GOLDEN};
 use hoplite_core::{Position, Variant};
 use hoplite_formats::csvfile::{header, Rows};
 use hoplite_formats::PositionRow;
@@ -115,7 +114,7 @@ pub struct Loaded {
 
 /// Every tenth game (by a hash of its id) goes to validation, all its positions together.
 fn is_validation(game_id: u64) -> bool {
-    mix64(game_id.wrapping_add(GOLDEN)).is_multiple_of(10)
+    hoplite_core::seed::id_hash(game_id).is_multiple_of(10)
 }
 
 /// A row's quiet position as sparse features, its phase and its result, or why the row is bad.

@@ -1,9 +1,11 @@
-//! hoplite-tuner: Texel tuning of the evaluation weights from self-play positions.
+//! hoplite-tuner: tuning, in one place: Texel tuning of the evaluation weights from self-play
+//! positions (`tune`), and SPSA of search parameters and weights by games (`spsa`).
 #![forbid(unsafe_code)]
 
 pub mod data;
 pub mod error;
 pub mod fit;
+pub mod spsa;
 pub mod tune;
 
 pub use data::{load, Dataset, Loaded};

@@ -4,7 +4,7 @@ use crate::data::{load, Loaded};
 use crate::error::TuneError;
 use crate::fit::{fit_k, loss, standard_errors, Adam};
 use hoplite_core::{PieceType, Variant};
-use hoplite_formats::tune::{companions, LossRow, ValueRow};
+use hoplite_formats::tune::{companions, LossRow, WeightRow};
 use hoplite_formats::{csvfile, Decimal, FormatError};
 use hoplite_search::eval::linear::{Slot, Term, SIDE};
 use hoplite_search::Weights;
@@ -210,14 +210,14 @@ pub fn write(v: &Variant, r: &TuneReport, out: &Path) -> Result<(PathBuf, PathBu
         })
         .collect();
     csvfile::write(&loss_path, &loss)?;
-    let values: Vec<ValueRow> = r
+    let values: Vec<WeightRow> = r
         .weights
         .values
         .iter()
         .enumerate()
         .map(|(j, &value)| {
             let (table, key) = r.weights.name(j);
-            ValueRow {
+            WeightRow {
                 table,
                 letter: key,
                 name: match r.weights.slot(j) {

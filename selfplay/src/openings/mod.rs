@@ -9,7 +9,6 @@ pub mod played;
 use crate::error::RunError;
 use crate::RunOptions;
 use book::BookEntry;
-use hoplite_core::seed::{mix64, GOLDEN};
 use hoplite_core::{Move, Position, Variant};
 use played::{Played, Task};
 use rand::seq::SliceRandom;
@@ -21,10 +20,7 @@ use std::sync::Arc;
 /// Salts the seed of an index's shuffle, apart from its random plies'.
 const SHUFFLE: u64 = 0x5348_5546_464c_4531;
 
-/// The seed of one game (or pair, or index): the run seed and the id mixed.
-pub fn game_seed(run_seed: u64, id: u64) -> u64 {
-    mix64(run_seed ^ id.wrapping_mul(GOLDEN))
-}
+use hoplite_core::seed::game_seed;
 
 /// Plays `plies` random legal moves; an opening that ends the game is drawn again (the same
 /// generator continues, so this stays deterministic). Returns the moves.

@@ -8,11 +8,13 @@
 //! thread count: opening `i` is the first of its attempts (each from the seed of `(i,
 //! attempt)`) whose end position no opening before it has.
 
+use crate::defaults;
 use crate::error::{PlayerError, RunError};
-use crate::openings::game_seed;
 use crate::player::{Player, PlayerSpec, Turn};
+use hoplite_core::seed::game_seed;
 use hoplite_core::{Move, Position, Variant};
 use hoplite_formats::manifest::PlayedRecord;
+use hoplite_search::Budget;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -39,7 +41,7 @@ pub enum Method {
 /// out comes from the variant file's `[openings]`, then from the defaults.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Settings {
+pub struct OpeningSettings {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub method: Option<Method>,
     /// Plies played after each start position.
@@ -61,16 +63,26 @@ pub struct Settings {
     pub lines: Option<usize>,
 }
 
-/// Played openings' defaults where neither the settings nor the variant say.
-pub const DEFAULT_PLIES: u32 = 8;
-pub const DEFAULT_MARGIN: i32 = 40;
-pub const DEFAULT_NODES: u64 = 4000;
-pub const DEFAULT_LINES: usize = 8;
+impl OpeningSettings {
+    /// The played openings of these settings in `variant`, by `player`: what they leave out
+    /// from the variant file's `[openings]`, then from the defaults.
+    pub fn played(&self, variant: &Variant, player: PlayerSpec) -> Played {
+        Played {
+            player,
+            plies: self.plies.or(variant.opening_plies).unwrap_or(defaults::OPENING_PLIES),
+            margin: self.margin.or(variant.opening_margin).unwrap_or(defaults::OPENING_MARGIN),
+            lines: self.lines.unwrap_or(defaults::OPENING_LINES).max(1),
+        }
+    }
 
-impl Settings {
+    /// The opening player's budget a ply: `given`, else the default nodes.
+    pub fn budget(given: Budget) -> Budget {
+        given.or(Budget::nodes(defaults::OPENING_NODES))
+    }
+
     /// These settings, with `other`'s where these leave one out.
-    pub fn or(&self, other: &Settings) -> Settings {
-        Settings {
+    pub fn or(&self, other: &OpeningSettings) -> OpeningSettings {
+        OpeningSettings {
             method: self.method.or(other.method),
             plies: self.plies.or(other.plies),
             margin: self.margin.or(other.margin),

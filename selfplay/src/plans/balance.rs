@@ -3,11 +3,12 @@
 
 use crate::error::RunError;
 use crate::openings::played;
-use crate::openings::{game_seed, Openings, SharedCache};
+use crate::openings::{Openings, SharedCache};
 use crate::plans::imbalance::Imbalance;
 use crate::run::output::ConfigInfo;
-use crate::run::{count_white, Job, Plan, Progress, Run, RunReport};
+use crate::run::{count_white, GameJob, Plan, Progress, Run, RunReport};
 use crate::{PlayerSpec, RunOptions};
+use hoplite_core::seed::game_seed;
 use hoplite_core::toml_text::toml_at;
 use hoplite_core::{Position, Variant};
 use hoplite_formats::manifest::RunKind;
@@ -46,7 +47,7 @@ pub struct BalanceFile {
     pub players: Option<Vec<String>>,
     /// How games open (`[opening]`: method, plies, margin, player, nodes, depth, lines).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub opening: Option<crate::openings::played::Settings>,
+    pub opening: Option<crate::openings::played::OpeningSettings>,
     pub configs: Vec<ConfigEntry>,
 }
 
@@ -91,7 +92,7 @@ pub struct ConfigEntry {
     pub overrides: toml::Table,
 }
 
-/// The variant of the control (`hoplite_formats::manifest::CONTROL_SCORE`: White's known score).
+/// The variant of the control (`hoplite_stats::control::CONTROL_SCORE`: White's known score).
 pub const CONTROL_VARIANT: &str = "chess";
 
 /// The control configuration `--control` adds to a balance run.
@@ -133,8 +134,14 @@ pub fn load(path: &Path) -> Result<Balance, RunError> {
 /// `load`, with the chess control appended (`--control`) unless the file has a control.
 pub fn load_with(path: &Path, control: bool) -> Result<Balance, RunError> {
     let label = path.display().to_string();
-    let mut text = std::fs::read_to_string(path)
+    let text = std::fs::read_to_string(path)
         .map_err(|e| RunError::Config { at: label.clone(), message: format!("cannot read balance config: {e}") })?;
+    from_text(path, text, control)
+}
+
+/// A balance config's `text` as if read from `path` (its paths relative to that folder).
+pub fn from_text(path: &Path, mut text: String, control: bool) -> Result<Balance, RunError> {
+    let label = path.display().to_string();
     let mut file: BalanceFile = toml::from_str(&text)
         .map_err(|e| RunError::Config { at: toml_at(&label, &text, &e), message: e.message().to_string() })?;
     if control && !file.configs.iter().any(|c| c.control) {
@@ -257,7 +264,7 @@ impl Plan for Configurations<'_> {
         self.openings.prepare(&variants, self.seed, threads, progress)
     }
 
-    fn job(&self, id: u64, cache: &mut SharedCache) -> Job {
+    fn job(&self, id: u64, cache: &mut SharedCache) -> GameJob {
         let i = id % self.games;
         let row = (id / self.games) as usize;
         let seat = row % (self.players * self.rungs);
@@ -269,7 +276,7 @@ impl Plan for Configurations<'_> {
         if let Some(own) = self.openings.own_line(c, i) {
             opening.own = own;
         }
-        Job {
+        GameJob {
             game_id: id,
             config: self.labels[row].clone(),
             variant: config.variant.clone(),

@@ -3,11 +3,12 @@
 
 use crate::error::RunError;
 use crate::openings::played;
-use crate::openings::{game_seed, Openings, SharedCache};
+use crate::openings::{Openings, SharedCache};
 use crate::run::output::ConfigInfo;
-use crate::run::{Job, Plan, Progress, Run, RunReport, Tick};
+use crate::run::{GameJob, Plan, Progress, Run, RunReport, Tick};
 use crate::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::{PlayerSpec, RunOptions};
+use hoplite_core::seed::game_seed;
 use hoplite_core::{Colour, Variant};
 use hoplite_formats::manifest::RunKind;
 use hoplite_formats::{csvfile, Decimal, GameRow, MatchRow, SprtRow, SprtVerdict, MATCH, SPRT};
@@ -124,11 +125,11 @@ impl Plan for Pairs {
 
     /// Both games of a pair start from the same opening, drawn when the pair's first game is
     /// taken; A (player 0) is White in the first.
-    fn job(&self, id: u64, cache: &mut SharedCache) -> Job {
+    fn job(&self, id: u64, cache: &mut SharedCache) -> GameJob {
         let pair = id / 2;
         let seed = game_seed(self.seed, pair);
         let (white, black) = if id.is_multiple_of(2) { (0, 1) } else { (1, 0) };
-        Job {
+        GameJob {
             game_id: id,
             config: self.config.clone(),
             variant: self.variant.clone(),
@@ -149,7 +150,9 @@ impl Plan for Pairs {
     }
 }
 
+/// Plays `variant` (named `variant_arg`, as run.toml records it): `a` against `b`.
 pub fn run(
+    variant: &Arc<Variant>,
     variant_arg: &str,
     a: &PlayerSpec,
     b: &PlayerSpec,
@@ -157,9 +160,8 @@ pub fn run(
     opts: &RunOptions,
     progress: impl FnMut(&Progress),
 ) -> Result<MatchReport, RunError> {
-    let variant = Variant::load(variant_arg)?;
-    a.check(&variant)?;
-    b.check(&variant)?;
+    a.check(variant)?;
+    b.check(variant)?;
     let mut manifest = opts.manifest(RunKind::Match, &[a, b]);
     manifest.variant = Some(variant_arg.to_string());
     manifest.sprt = sprt.map(|s| s.to_string());
@@ -170,9 +172,9 @@ pub fn run(
         players: vec![a.clone(), b.clone()],
         configs: vec![ConfigInfo { label: config.clone(), base: config.clone(), ..Default::default() }],
     };
-    let openings = Openings::new(&variant, opts)?;
+    let openings = Openings::new(variant, opts)?;
     let games = opts.games + opts.games % 2;
-    let mut plan = Pairs { config: config.into(), variant, openings, games, seed: opts.seed };
+    let mut plan = Pairs { config: config.into(), variant: variant.clone(), openings, games, seed: opts.seed };
     let mut t = Tracker { sprt, ..Default::default() };
     let report = run.execute(
         &mut plan,

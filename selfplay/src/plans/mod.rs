@@ -5,5 +5,4 @@ pub mod balance;
 pub mod imbalance;
 pub mod matchup;
 pub mod selfplay;
-pub mod spsa;
 pub mod values;

@@ -3,10 +3,11 @@
 
 use crate::error::RunError;
 use crate::openings::played;
-use crate::openings::{game_seed, Openings, SharedCache};
+use crate::openings::{Openings, SharedCache};
 use crate::run::output::ConfigInfo;
-use crate::run::{count_white, Job, Plan, Progress, Run, RunReport};
+use crate::run::{count_white, GameJob, Plan, Progress, Run, RunReport};
 use crate::{PlayerSpec, RunOptions};
+use hoplite_core::seed::game_seed;
 use hoplite_core::Variant;
 use hoplite_formats::manifest::RunKind;
 use std::sync::Arc;
@@ -31,9 +32,9 @@ impl Plan for Selfplay {
         self.openings.prepare(&[(self.variant.clone(), starts)], self.seed, threads, progress)
     }
 
-    fn job(&self, id: u64, _: &mut SharedCache) -> Job {
+    fn job(&self, id: u64, _: &mut SharedCache) -> GameJob {
         let (rung, i) = ((id / self.games) as usize, id % self.games);
-        Job {
+        GameJob {
             game_id: id,
             config: self.configs[rung].clone(),
             variant: self.variant.clone(),
@@ -45,15 +46,16 @@ impl Plan for Selfplay {
     }
 }
 
+/// Plays `variant` (named `variant_arg`, as run.toml records it) with `player` on both sides.
 pub fn run(
+    variant: &Arc<Variant>,
     variant_arg: &str,
     player: &PlayerSpec,
     opts: &RunOptions,
     progress: impl FnMut(&Progress),
 ) -> Result<RunReport, RunError> {
-    let variant = Variant::load(variant_arg)?;
-    player.check(&variant)?;
-    let openings = Openings::new(&variant, opts)?;
+    player.check(variant)?;
+    let openings = Openings::new(variant, opts)?;
     let mut manifest = opts.manifest(RunKind::Selfplay, &[player]);
     manifest.variant = Some(variant_arg.to_string());
     let rungs = opts.rungs(player);
@@ -67,6 +69,6 @@ pub fn run(
         configs: infos.clone(),
     };
     let configs = infos.iter().map(|c| c.label.as_str().into()).collect();
-    let mut plan = Selfplay { variant, openings, configs, games: opts.games, seed: opts.seed };
+    let mut plan = Selfplay { variant: variant.clone(), openings, configs, games: opts.games, seed: opts.seed };
     run.execute(&mut plan, count_white(), progress)
 }

@@ -113,7 +113,7 @@ pub fn balance_file(variant: &str, imbalances: &[String], games: u64, nodes: &[u
         games: Some(games),
         nodes: Some(OneOrMore::More(nodes.to_vec())),
         seed: Some(seed),
-        max_plies: Some(300),
+        max_plies: Some(crate::defaults::VALUES_MAX_PLIES),
         configs,
         ..Default::default()
     };

@@ -10,6 +10,8 @@ mod external;
 mod notation;
 mod process;
 mod random;
+mod registry;
+pub use registry::Registry;
 pub mod scoring;
 mod uci;
 mod xboard;

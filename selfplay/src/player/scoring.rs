@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// A position to score, reached by `moves` from `start` (what an engine is sent).
-pub struct Job<'a> {
+pub struct ScoringJob<'a> {
     pub start: &'a Position,
     pub moves: &'a [Move],
     pub position: &'a Position,
@@ -24,7 +24,7 @@ pub struct Job<'a> {
 pub fn score_all(
     variant: &Arc<Variant>,
     player: &PlayerSpec,
-    jobs: &[Job],
+    jobs: &[ScoringJob],
     threads: usize,
 ) -> Result<Vec<Answer>, RunError> {
     let next = AtomicUsize::new(0);
@@ -78,7 +78,7 @@ pub fn label(
     blend: f64,
     threads: usize,
 ) -> Result<(Vec<PositionRow>, usize), RunError> {
-    let jobs: Vec<Job> = positions.iter().map(|p| Job { start: p, moves: &[], position: p }).collect();
+    let jobs: Vec<ScoringJob> = positions.iter().map(|p| ScoringJob { start: p, moves: &[], position: p }).collect();
     let answers = score_all(variant, player, &jobs, threads)?;
     let kept = answers.iter().filter(|&&a| a == Answer::NoMove).count();
     let labelled = rows

@@ -26,7 +26,7 @@ use std::time::Instant;
 
 /// One game of a run, owned, so that it can go to a worker thread.
 #[derive(Clone)]
-pub struct Job {
+pub struct GameJob {
     pub game_id: u64,
     pub config: Arc<str>,
     pub variant: Arc<Variant>,
@@ -43,7 +43,7 @@ pub trait Plan: Sync {
     fn games(&self) -> u64;
     /// The game with this id. Jobs are asked for one at a time in increasing id order, so a
     /// plan may draw an opening once for the games that share it (`cache`).
-    fn job(&self, id: u64, cache: &mut SharedCache) -> Job;
+    fn job(&self, id: u64, cache: &mut SharedCache) -> GameJob;
     /// Games that belong together (a match's colour-swapped pair): a run that stops still
     /// plays the rest of a group it has begun.
     fn group(&self, id: u64) -> u64 {
@@ -87,7 +87,7 @@ pub struct Progress {
 
 /// How a run is carried out (what does not change its games).
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct Execution {
     pub out: PathBuf,
     pub threads: usize,
     pub resume: bool,
@@ -96,14 +96,14 @@ pub struct Settings {
     pub adjudication: Adjudication,
 }
 
-impl Settings {
+impl Execution {
     pub fn in_shard(&self, id: u64) -> bool {
         self.shard.is_none_or(|(k, n)| id % n == k)
     }
 }
 
 pub struct Run {
-    pub settings: Settings,
+    pub settings: Execution,
     pub manifest: Manifest,
     pub players: Vec<PlayerSpec>,
     /// Configurations in the order summary.csv lists them.
@@ -138,7 +138,7 @@ impl Seats<'_> {
 
     /// Plays a job with its two players. A player that fails loses the game and is dropped
     /// (its process ends); the next game starts it afresh.
-    fn play(&mut self, job: &Job, settings: &Settings, record: (bool, bool)) -> GameRecord {
+    fn play(&mut self, job: &GameJob, settings: &Execution, record: (bool, bool)) -> GameRecord {
         let ids = [job.white, job.black];
         let slots = [0, usize::from(job.black == job.white)];
         let mut players = [self.take(ids[0], slots[0]), self.take(ids[1], slots[1])];
@@ -220,7 +220,7 @@ impl Run {
     /// an earlier one wait in memory. Returns the number of games written.
     fn play_jobs(
         &self,
-        jobs: impl Iterator<Item = Job> + Send,
+        jobs: impl Iterator<Item = GameJob> + Send,
         group: &(dyn Fn(u64) -> u64 + Sync),
         out: &mut RunOutput,
         mut on_row: impl FnMut(&GameRow, Option<String>) -> bool,

@@ -3,10 +3,11 @@
 
 use crate::error::RunError;
 use crate::openings::played::Played;
-use crate::openings::{game_seed, random_opening};
-use crate::player::scoring::{score_all, Job};
+use crate::openings::random_opening;
+use crate::player::scoring::{score_all, ScoringJob};
 use crate::player::Answer;
 use crate::player::PlayerSpec;
+use hoplite_core::seed::game_seed;
 use hoplite_core::{Move, Position, Variant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -74,7 +75,8 @@ pub fn make_book(
                 batch.push((moves, pos));
             }
         }
-        let jobs: Vec<Job> = batch.iter().map(|(moves, pos)| Job { start: &start, moves, position: pos }).collect();
+        let jobs: Vec<ScoringJob> =
+            batch.iter().map(|(moves, pos)| ScoringJob { start: &start, moves, position: pos }).collect();
         let scores = score_all(variant, player, &jobs, s.threads)?;
         scored += batch.len() as u64;
         for ((moves, pos), answer) in batch.into_iter().zip(scores) {

@@ -1,23 +1,25 @@
 //! Players by name: `hoplite` (the built-in engine), `random`, or an outside engine from
-//! engines.toml: `--engines FILE`, else ./engines.toml, else the one built into the binary
+//! engines.toml: the file given, else ./engines.toml, else the one built into the library
 //! (configs/engines.toml, its ini files written to a temporary folder).
 
+use crate::defaults;
+use crate::error::RunError;
+use crate::player::{EngineFiles, PlayerSpec};
 use hoplite_formats::engines::Engines;
 use hoplite_search::Budget;
-use hoplite_selfplay::{EngineFiles, PlayerSpec};
 use std::path::Path;
 
-const BUILT_IN: &str = include_str!("../../configs/engines.toml");
+const BUILT_IN: &str = include_str!("../../../configs/engines.toml");
 /// The files the built-in engines.toml names, relative to its folder.
 const BUILT_IN_FILES: &[(&str, &str)] =
-    &[("engines/fairymax-great-shatranj.ini", include_str!("../../configs/engines/fairymax-great-shatranj.ini"))];
+    &[("engines/fairymax-great-shatranj.ini", include_str!("../../../configs/engines/fairymax-great-shatranj.ini"))];
 
 pub struct Registry {
     engines: Engines,
 }
 
 impl Registry {
-    pub fn load(file: Option<&Path>) -> Result<Registry, Box<dyn std::error::Error>> {
+    pub fn load(file: Option<&Path>) -> Result<Registry, RunError> {
         let local = Path::new("engines.toml");
         let engines = match file {
             Some(f) => Engines::read(f)?,
@@ -26,9 +28,10 @@ impl Registry {
                 let dir = std::env::temp_dir().join(format!("hoplite-engines-{}", env!("CARGO_PKG_VERSION")));
                 for (name, text) in BUILT_IN_FILES {
                     let path = dir.join(name);
-                    std::fs::create_dir_all(path.parent().expect("a file in a folder"))?;
+                    let io = |e: std::io::Error| RunError::Usage(e.to_string());
+                    std::fs::create_dir_all(path.parent().expect("a file in a folder")).map_err(io)?;
                     if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
-                        std::fs::write(&path, text)?;
+                        std::fs::write(&path, text).map_err(io)?;
                     }
                 }
                 Engines::from_toml("configs/engines.toml (built in)", BUILT_IN, &dir)?
@@ -37,7 +40,8 @@ impl Registry {
         Ok(Registry { engines })
     }
 
-    /// The player `name`, shown as `display`; hoplite's engine gets `files` and `hash_mb`.
+    /// The player `name`, shown as `display`, at `budget` (the default nodes where it is
+    /// empty); hoplite's engine gets `files` and `hash_mb`.
     pub fn player(
         &self,
         name: &str,
@@ -45,11 +49,13 @@ impl Registry {
         budget: Budget,
         files: EngineFiles,
         hash_mb: usize,
-    ) -> Result<PlayerSpec, String> {
-        let budget = budget.or(Budget::nodes(1000));
+    ) -> Result<PlayerSpec, RunError> {
+        let budget = budget.or(Budget::nodes(defaults::NODES));
         let display = display.to_string();
         if files != EngineFiles::default() && name != "hoplite" {
-            return Err(format!("weights and parameters files are for hoplite's engine, not '{name}'"));
+            return Err(RunError::Usage(format!(
+                "weights and parameters files are for hoplite's engine, not '{name}'"
+            )));
         }
         Ok(match name {
             "hoplite" => PlayerSpec::Hoplite { name: display, budget, files, hash_mb },
@@ -60,10 +66,10 @@ impl Registry {
                 }
                 None => {
                     let known: Vec<&str> = self.engines.engines.keys().map(String::as_str).collect();
-                    return Err(format!(
+                    return Err(RunError::Usage(format!(
                         "no player '{name}': hoplite, random, or an engine of engines.toml ({})",
                         known.join(", ")
-                    ));
+                    )));
                 }
             },
         })

@@ -10,15 +10,16 @@
 //! started with, the results applied in pair order: the path is the same on any thread count,
 //! and a run that was killed continues from its last batch (`spsa.csv`) to the same bytes.
 
-use crate::error::RunError;
-use crate::openings::{game_seed, Opening, Own};
-use crate::player::{EnginePlayer, Player};
-use crate::run::game::{play, Adjudication, Game};
+use hoplite_core::seed::game_seed;
 use hoplite_core::{Colour, GameResult, Variant};
 use hoplite_formats::spsa::{self, PathRow, SpsaPath};
 use hoplite_formats::FormatError;
 use hoplite_search::Budget;
 use hoplite_search::{params, SearchParams, Weights};
+use hoplite_selfplay::openings::{Opening, Own};
+use hoplite_selfplay::player::{EnginePlayer, Player};
+use hoplite_selfplay::run::game::{play, Adjudication, Game};
+use hoplite_selfplay::RunError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -26,6 +27,9 @@ use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
+
+mod request;
+pub use request::{SpsaOutcome, SpsaRequest};
 
 /// What a tuned number sets in the engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -350,7 +354,7 @@ pub fn append(path: &Path, row: &str) -> Result<(), RunError> {
 /// given the same.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Settings {
+pub struct SpsaSettings {
     pub variant: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
@@ -371,14 +375,14 @@ pub struct Settings {
 }
 
 /// Plays an SPSA run into `out` (or continues it, `resume`), calling `progress` after each
-/// batch; writes the path file, and at the end `params.toml` (the search parameters at the
+/// batch with the state and the pairs played before this session; writes the path file, and at the end `params.toml` (the search parameters at the
 /// final θ) and, where weights were tuned, `weights.toml`. Returns the final state.
 pub fn run_in(
-    settings: &Settings,
+    settings: &SpsaSettings,
     out: &Path,
     threads: usize,
     resume: bool,
-    mut progress: impl FnMut(&Spsa),
+    mut progress: impl FnMut(&Spsa, u64),
 ) -> Result<Spsa, RunError> {
     let variant = Variant::load(&settings.variant)?;
     let base = Weights::for_variant(&variant);
@@ -427,6 +431,7 @@ pub fn run_in(
         base,
     };
     let tunables = spsa.tunables.clone();
+    let started = spsa.done;
     spsa.run(
         settings.seed,
         settings.batch,
@@ -434,7 +439,7 @@ pub fn run_in(
         |pair| games.play_pair(&tunables, pair),
         |s, results| {
             append(&path_file, &path_row(s, results))?;
-            progress(s);
+            progress(s, started);
             Ok(())
         },
     )?;

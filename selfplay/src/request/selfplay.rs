@@ -1,0 +1,48 @@
+//! `hoplite selfplay`'s request: one variant, the same player on both sides.
+
+use super::{ladder, BudgetLists, RunDefaults, RunRequest};
+use crate::defaults;
+use crate::error::RunError;
+use crate::openings::played::Method;
+use crate::plans::selfplay;
+use crate::player::EngineFiles;
+use crate::{Progress, RunReport};
+use hoplite_core::Variant;
+use std::path::PathBuf;
+
+#[derive(Clone, Debug, Default)]
+pub struct SelfplayRequest {
+    /// Built-in variant name or variant file.
+    pub variant: Option<String>,
+    /// Who plays both sides.
+    pub player: Option<String>,
+    pub budget: BudgetLists,
+    pub files: EngineFiles,
+    pub run: RunRequest,
+}
+
+/// A finished selfplay run: its report and its directory.
+pub struct SelfplayOutcome {
+    pub report: RunReport,
+    pub out: PathBuf,
+}
+
+impl SelfplayRequest {
+    /// The variant played, as named.
+    pub fn variant(&self) -> &str {
+        self.variant.as_deref().unwrap_or(defaults::VARIANT)
+    }
+
+    pub fn run(&self, progress: impl FnMut(&Progress)) -> Result<SelfplayOutcome, RunError> {
+        let name = self.variant();
+        let default_out = format!("runs/selfplay-{}", defaults::stem(name));
+        let defaults = RunDefaults::of(Method::Played);
+        let variant = Variant::load(name)?;
+        let (mut opts, registry) = self.run.prepare(&defaults, &default_out, &variant, None)?;
+        let budget = ladder(self.budget.budgets()?, &mut opts);
+        let player = self.player.as_deref().unwrap_or(defaults::PLAYER);
+        let player = registry.player(player, player, budget, self.files.clone(), opts.tt_megabytes)?;
+        let report = selfplay::run(&variant, name, &player, &opts, progress)?;
+        Ok(SelfplayOutcome { report, out: opts.out })
+    }
+}
