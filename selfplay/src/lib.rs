@@ -1,5 +1,27 @@
 //! hoplite-selfplay: parallel self-play, match and balance runs, CSV/PGN output, statistics,
 //! shards and merge. The library does not print: runs report progress through a callback.
+//!
+//! A command's request (`request`) resolves what it was given, then its file, then the
+//! defaults (`defaults`), loads the variant once and hands a plan (`plans`) its players and
+//! `RunOptions`; the runner (`run`) plays the games on worker threads and writes the run
+//! directory. Four games of Spartan chess at 200 nodes a move, as `hoplite selfplay` plays them:
+//!
+//! ```
+//! use hoplite_selfplay::request::{selfplay::SelfplayRequest, BudgetLists, RunRequest};
+//!
+//! let out = std::env::temp_dir().join(format!("hoplite-doc-selfplay-{}", std::process::id()));
+//! let request = SelfplayRequest {
+//!     variant: Some("spartan".into()),
+//!     budget: BudgetLists { nodes: vec![200], ..Default::default() },
+//!     run: RunRequest { games: Some(4), threads: Some(2), out: Some(out.clone()), ..Default::default() },
+//!     ..Default::default()
+//! };
+//! let done = request.run(|_progress| {}).unwrap();
+//! assert_eq!(done.report.played, 4);
+//! let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+//! assert_eq!(games.lines().count(), 1 + 4); // the header and a row a game
+//! # std::fs::remove_dir_all(&out).unwrap();
+//! ```
 #![forbid(unsafe_code)]
 
 pub mod defaults;
