@@ -39,7 +39,7 @@ pub use position::outcome::{GameResult, Termination};
 pub use position::perft::{divide, parse_suite, perft, perft_in, SuiteLine};
 pub use position::setup::{Placed, Setup};
 pub use position::zobrist::Zobrist;
-pub use position::{Job, Position};
+pub use position::{Changes, Job, PieceList, Position};
 pub use types::{Colour, PieceType, Square, TypeIter, TypeSet, MAX_TYPES};
 pub use variant::betza;
 pub use variant::builtins::{builtin, builtin_names, fsf_builtin_names, is_builtin, Builtin, BUILTINS};

@@ -48,4 +48,6 @@ pub enum UciError {
     Weights(#[from] WeightsError),
     #[error("{0}")]
     Params(#[from] ParamsError),
+    #[error("{0}")]
+    Network(#[from] crate::eval::network::NetworkError),
 }

@@ -3,6 +3,7 @@
 use crate::budget::{Budget, Clock};
 use crate::error::UciError;
 use crate::eval::linear::Weights;
+use crate::eval::Evaluator;
 use crate::params::{SearchParams, PARAMS};
 use crate::score::{MATE, MATE_BOUND};
 use crate::search::{Info, Search, SearchResult};
@@ -92,6 +93,8 @@ struct Engine {
     /// a move or two more, and only those are played.
     game: (String, Vec<String>),
     weights_file: Option<String>,
+    /// A network file (`EvalFile`): the evaluation instead of the weights when given.
+    eval_file: Option<String>,
     params: SearchParams,
     hash_mb: usize,
     /// Root moves scored per search (`MultiPV`).
@@ -105,11 +108,12 @@ struct Engine {
 
 impl Engine {
     fn new_search(&self) -> Result<Search, UciError> {
-        let w = match &self.weights_file {
-            Some(f) if !f.is_empty() => Weights::load(&self.variant, Path::new(f))?,
-            _ => Weights::for_variant(&self.variant),
+        let evaluator = match (&self.eval_file, &self.weights_file) {
+            (Some(net), _) => Evaluator::load_network(&self.variant, Path::new(net))?,
+            (None, Some(f)) => Weights::load(&self.variant, Path::new(f))?.into(),
+            (None, None) => Weights::for_variant(&self.variant).into(),
         };
-        let mut search = Search::new(w, self.hash_mb);
+        let mut search = Search::new(evaluator, self.hash_mb);
         search.set_params(self.params.clone());
         Ok(search)
     }
@@ -153,6 +157,11 @@ impl Engine {
             }
             "weightsfile" => {
                 self.weights_file = Some(value.to_string()).filter(|v| !v.is_empty() && v != "<empty>");
+                self.search = Some(self.new_search()?);
+                Ok(())
+            }
+            "evalfile" => {
+                self.eval_file = Some(value.to_string()).filter(|v| !v.is_empty() && v != "<empty>");
                 self.search = Some(self.new_search()?);
                 Ok(())
             }
@@ -299,6 +308,7 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
         game: (String::new(), Vec::new()),
         variant,
         weights_file: None,
+        eval_file: None,
         params: SearchParams::default(),
         hash_mb: HASH_MB.2 as usize,
         lines: 1,
@@ -319,6 +329,7 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
                 say(&out, &format!("option name UCI_Variant type combo default chess {}", vars.join(" ")));
                 say(&out, "option name VariantFile type string default <empty>");
                 say(&out, "option name WeightsFile type string default <empty>");
+                say(&out, "option name EvalFile type string default <empty>");
                 say(&out, "option name ParamsFile type string default <empty>");
                 let spins = [("Hash", HASH_MB), ("MultiPV", MULTI_PV)].into_iter();
                 let params = PARAMS.iter().map(|p| (p.name, (p.min, p.max, p.default)));

@@ -64,6 +64,32 @@ pub(crate) struct CastlePath<B: Bits> {
     pub king_path: Bitboard<B>,
 }
 
+/// The pieces a move takes off the board and puts on it (`Position::changes`): a capture,
+/// castling or a promotion changes at most two of each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    pub removed: PieceList,
+    pub added: PieceList,
+}
+
+/// At most two (colour, type, square) entries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PieceList {
+    len: u8,
+    items: [(Colour, PieceType, Square); 2],
+}
+
+impl PieceList {
+    fn push(&mut self, item: (Colour, PieceType, Square)) {
+        self.items[self.len as usize] = item;
+        self.len += 1;
+    }
+
+    pub fn as_slice(&self) -> &[(Colour, PieceType, Square)] {
+        &self.items[..self.len as usize]
+    }
+}
+
 /// Work on a position of either bitboard width (`Position::in_narrowest`).
 pub trait Job {
     type Output;
@@ -472,6 +498,37 @@ impl<B: Bits> Position<B> {
             checked: false,
             old_wall: 0,
         }
+    }
+
+    /// The pieces `make(m)` will take off the board and put on it, each as (colour, type,
+    /// square): what an evaluation kept move by move (a network's accumulators) needs of a
+    /// move. Walls and the move's other effects (rights, counters) are not pieces.
+    pub fn changes(&self, m: Move) -> Changes {
+        let (from, to, kind) = (m.from(), m.to(), m.kind());
+        let us = self.side;
+        let mut c = Changes::default();
+        if m.is_pass() {
+            return c;
+        }
+        let moved = code_type(self.board[from]);
+        if kind == MoveKind::Castle {
+            let &CastlePath { king, king_to, rook, rook_to, .. } =
+                self.castle_path(castling_right(us, m)).expect("generated castling");
+            let rook_ty = code_type(self.board[rook]);
+            c.removed.push((us, moved, king));
+            c.removed.push((us, rook_ty, rook));
+            c.added.push((us, moved, king_to));
+            c.added.push((us, rook_ty, rook_to));
+            return c;
+        }
+        let capture_sq = if kind == MoveKind::EnPassant { self.ep_victim } else { to };
+        let captured = self.board[capture_sq];
+        if captured != 0 {
+            c.removed.push((code_colour(captured), code_type(captured), capture_sq));
+        }
+        c.removed.push((us, moved, from));
+        c.added.push((us, m.promoted().unwrap_or(moved), to));
+        c
     }
 
     pub fn make(&mut self, m: Move) {

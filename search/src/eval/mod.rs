@@ -1,29 +1,88 @@
 //! The evaluation's front door: the search asks `Evaluator` for a position's score and for
-//! the pieces' exchange values, whatever evaluation it holds. Behind it, the linear evaluation
-//! (`linear`: terms, weights and their files, the walk), which the tuner fits.
+//! the pieces' exchange values, whatever evaluation it holds, and tells it of every move it
+//! makes and takes back (`push`, `pop`), so that an evaluation kept move by move stays in step.
+//! Behind it, the linear evaluation (`linear`: terms, weights and their files, the walk), which
+//! the tuner fits, and the network (`network`: NNUE, its accumulators and files).
 
 mod cache;
 pub mod linear;
+pub mod network;
 
 pub(crate) use cache::EvalCache;
 
-use hoplite_core::{Bits, PieceType, Position};
+use hoplite_core::{Bits, Move, PieceType, Position, Variant};
 use linear::{Term, Weights};
+use network::{Accumulators, Network, NetworkError};
+use std::path::Path;
+use std::sync::Arc;
 
 /// What a search evaluates positions with.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Evaluator {
     /// A weighted sum of features (`linear::Weights`).
     Linear(Weights),
+    /// A network, and the pieces' exchange values, which come from the variant.
+    Network(Arc<Network>, Vec<i32>),
 }
 
+/// What an evaluation keeps during a search, move by move: a network's accumulators.
+#[derive(Clone, Debug)]
+pub struct EvalState(Option<Accumulators>);
+
 impl Evaluator {
+    /// The network of file `path` for variant `v`, its exchange values the variant's piece
+    /// values (the file's, or those derived from the pieces' moves).
+    pub fn load_network(v: &Variant, path: &Path) -> Result<Evaluator, NetworkError> {
+        let net = Network::load(path, &network::Layout::of(v), &v.name)?;
+        Ok(Evaluator::with_network(v, net))
+    }
+
+    /// `net` as the evaluator of `v`.
+    pub fn with_network(v: &Variant, net: Network) -> Evaluator {
+        let defaults = Weights::defaults(v);
+        let values = PieceType::first(defaults.types).map(|t| defaults.get(Term::Material, t).max(1)).collect();
+        Evaluator::Network(Arc::new(net), values)
+    }
+
     /// `pos`'s static evaluation in centipawns from the side to move's view, kept below the
-    /// mate scores.
+    /// mate scores, with `state` made for `pos` (by `start`, `push` and `pop`).
     #[inline]
-    pub fn evaluate<B: Bits>(&self, pos: &Position<B>) -> i32 {
-        match self {
-            Evaluator::Linear(w) => linear::evaluate(pos, w),
+    pub fn evaluate<B: Bits>(&self, state: &EvalState, pos: &Position<B>) -> i32 {
+        match (self, &state.0) {
+            (Evaluator::Linear(w), _) => linear::evaluate(pos, w),
+            (Evaluator::Network(net, _), Some(acc)) => acc.evaluate(net, pos.side_to_move()),
+            (Evaluator::Network(net, _), None) => net.evaluate(pos),
+        }
+    }
+
+    /// A state for searches with this evaluator.
+    pub fn state(&self) -> EvalState {
+        EvalState(match self {
+            Evaluator::Linear(_) => None,
+            Evaluator::Network(net, _) => Some(Accumulators::new(net)),
+        })
+    }
+
+    /// `state` made for `pos`, a search's root.
+    pub fn start<B: Bits>(&self, state: &mut EvalState, pos: &Position<B>) {
+        if let (Evaluator::Network(net, _), Some(acc)) = (self, &mut state.0) {
+            acc.refresh(net, pos);
+        }
+    }
+
+    /// `state` follows `m`, about to be made in `pos`.
+    #[inline]
+    pub fn push<B: Bits>(&self, state: &mut EvalState, pos: &Position<B>, m: Move) {
+        if let (Evaluator::Network(net, _), Some(acc)) = (self, &mut state.0) {
+            acc.push(net, &pos.changes(m));
+        }
+    }
+
+    /// `state` takes back the last move `push` followed.
+    #[inline]
+    pub fn pop(&self, state: &mut EvalState) {
+        if let Some(acc) = &mut state.0 {
+            acc.pop();
         }
     }
 
@@ -32,6 +91,7 @@ impl Evaluator {
     pub fn exchange_values(&self) -> Vec<i32> {
         match self {
             Evaluator::Linear(w) => PieceType::first(w.types).map(|t| w.get(Term::Material, t).max(1)).collect(),
+            Evaluator::Network(_, values) => values.clone(),
         }
     }
 
@@ -39,6 +99,7 @@ impl Evaluator {
     pub fn weights(&self) -> Option<&Weights> {
         match self {
             Evaluator::Linear(w) => Some(w),
+            Evaluator::Network(..) => None,
         }
     }
 }

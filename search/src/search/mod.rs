@@ -25,7 +25,7 @@ mod time;
 mod tests;
 
 use crate::budget::Budget;
-use crate::eval::{EvalCache, Evaluator};
+use crate::eval::{EvalCache, EvalState, Evaluator};
 use crate::params::SearchParams;
 use crate::score::{MATE, MATE_BOUND};
 use crate::tt::TranspositionTable;
@@ -77,6 +77,8 @@ pub type InfoSink = Box<dyn FnMut(usize, &Info) + Send>;
 /// One search value per game or per engine: its own tables, no globals.
 pub struct Search {
     evaluator: Evaluator,
+    /// What the evaluator keeps move by move, in step with the position searched.
+    eval_state: EvalState,
     params: SearchParams,
     tt: TranspositionTable,
     killers: Vec<[Move; 2]>,
@@ -141,6 +143,7 @@ impl Search {
             values,
             reductions: reductions(&SearchParams::default()),
             params: SearchParams::default(),
+            eval_state: evaluator.state(),
             evaluator,
             nodes: 0,
             budget: Budget::default(),
@@ -158,8 +161,8 @@ impl Search {
 
     /// `pos`'s static evaluation (`Evaluator::evaluate`), from the cache where it is.
     fn evaluate<B: Bits>(&mut self, pos: &Position<B>) -> i32 {
-        let evaluator = &self.evaluator;
-        self.eval_cache.get(pos, || evaluator.evaluate(pos))
+        let (evaluator, state) = (&self.evaluator, &self.eval_state);
+        self.eval_cache.get(pos, || evaluator.evaluate(state, pos))
     }
 
     /// The evaluator (fixed for the search's life: its cache holds its results).
@@ -168,9 +171,11 @@ impl Search {
     }
 
     /// Makes `m`, `ply` plies from the root: the one place the search moves, so that what
-    /// follows a move (the line the histories read, the node count) keeps in step with it.
+    /// follows a move (the evaluation's state, the line the histories read, the node count)
+    /// keeps in step with it.
     #[inline]
     fn make<B: Bits>(&mut self, pos: &mut Position<B>, m: Move, ply: usize) {
+        self.evaluator.push(&mut self.eval_state, pos, m);
         self.line[ply] = self.continuation_key(pos, m);
         pos.make(m);
         self.nodes += 1;
@@ -179,6 +184,7 @@ impl Search {
     /// Takes back the move `make` made.
     #[inline]
     fn unmake<B: Bits>(&mut self, pos: &mut Position<B>) {
+        self.evaluator.pop(&mut self.eval_state);
         pos.unmake();
     }
 
@@ -358,9 +364,10 @@ impl Search {
         }
     }
 
-    /// Tables sized by the variant, ready for `pos`.
+    /// Tables sized by the variant and the evaluation's state, ready for `pos`, the root.
     fn fit_tables<B: Bits>(&mut self, pos: &Position<B>) {
         self.continuation.fit(pos.variant().pieces.len(), pos.variant().geometry.squares());
+        self.evaluator.start(&mut self.eval_state, pos);
     }
 
     /// Score of a finished game from the side to move's view, `ply` plies from the root.
