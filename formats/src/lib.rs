@@ -9,6 +9,7 @@ pub mod decimal;
 pub mod engines;
 pub mod error;
 pub mod manifest;
+pub mod packed;
 pub mod records;
 pub mod spsa;
 pub mod tune;
