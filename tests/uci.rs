@@ -1,5 +1,7 @@
 //! Drives `hoplite uci` through stdin and stdout as a GUI would.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -172,4 +174,73 @@ fn uci_options_hold_to_their_declared_ranges() {
     assert_eq!(nodes(&mut e), default);
     e.send("quit");
     assert!(e.child.wait().unwrap().success());
+}
+
+impl Engine {
+    fn send_bytes(&mut self, b: &[u8]) {
+        self.child.stdin.as_mut().unwrap().write_all(b).unwrap();
+    }
+}
+
+/// Every `go` ends in a `bestmove` and every `isready` in `readyok`, whatever came before: a
+/// weights file that cannot be read leaves the engine as it was, an argument out of range is
+/// an error line and `bestmove 0000` (never an endless search), a line that is not UTF-8 is
+/// an error line, not the session's end.
+#[test]
+fn uci_always_answers() {
+    let mut e = Engine::start();
+    e.send("setoption name WeightsFile value /nonexistent/w.toml");
+    e.send("go depth 1");
+    let got = e.until("bestmove");
+    assert!(got.iter().any(|l| l.starts_with("info string error: cannot read weights file")), "{got:?}");
+    assert_ne!(got.last().unwrap(), "bestmove 0000", "{got:?}");
+    for bad in ["nodes -5", "depth -1", "movetime -1", "wtime -1000", "depth x", "nodes"] {
+        e.send(&format!("go {bad}"));
+        let got = e.until("bestmove");
+        let key = bad.split(' ').next().unwrap();
+        assert!(got[0].starts_with(&format!("info string error: go: {key}:")), "{bad}: {got:?}");
+        assert_eq!(got.last().unwrap(), "bestmove 0000", "{bad}: {got:?}");
+    }
+    e.send_bytes(b"setoption name WeightsFile value /tmp/caf\xe9.toml\n");
+    e.send("isready");
+    let got = e.until("readyok");
+    assert_eq!(got, ["info string error: a line that is not UTF-8 text, ignored", "readyok"]);
+    e.send("go depth 2");
+    assert_ne!(e.until("bestmove").last().unwrap(), "bestmove 0000");
+}
+
+/// `EvalFile` plays with a network; one made for another variant is refused and the engine
+/// keeps its evaluation.
+#[test]
+fn uci_plays_with_a_network_file() {
+    use hoplite_core::Variant;
+    use hoplite_search::eval::network::{FloatNetwork, Layout, Network};
+    let dir = common::tmp_dir("network");
+    let save = |name: &str, variant: &str| {
+        let layout = Layout::of(&Variant::builtin(variant));
+        let h = 8;
+        let f = FloatNetwork {
+            hidden: h,
+            ft_weights: (0..layout.inputs() * h).map(|i| ((i % 7) as f32 - 3.0) / 20.0).collect(),
+            ft_bias: vec![0.25; h],
+            out_weights: (0..2 * h).map(|i| if i < h { 0.5 } else { -0.5 }).collect(),
+            out_bias: 0.0,
+        };
+        let path = dir.join(name);
+        Network::quantise(layout, &f).save(&path).unwrap();
+        path.display().to_string()
+    };
+    let (chess, shatranj) = (save("chess.nnue", "chess"), save("shatranj.nnue", "shatranj"));
+    let mut e = Engine::start();
+    e.send(&format!("setoption name EvalFile value {chess}"));
+    e.send("position startpos moves e2e4");
+    e.send("go depth 3");
+    let got = e.until("bestmove");
+    assert!(!got.iter().any(|l| l.contains("error")), "{got:?}");
+    assert_ne!(got.last().unwrap(), "bestmove 0000");
+    e.send(&format!("setoption name EvalFile value {shatranj}"));
+    e.send("go depth 2");
+    let got = e.until("bestmove");
+    assert!(got[0].starts_with("info string error:") && got[0].contains("a network for another variant"), "{got:?}");
+    assert_ne!(got.last().unwrap(), "bestmove 0000");
 }

@@ -118,12 +118,43 @@ impl Engine {
         Ok(search)
     }
 
+    /// Plays `v` from now on; if no search can be made for it (a weights or network file of
+    /// another variant), nothing changes.
     fn set_variant(&mut self, v: Arc<Variant>) -> Result<(), UciError> {
-        self.variant = v;
-        self.position = Position::startpos(&self.variant);
-        self.game = (String::new(), Vec::new());
-        self.search = Some(self.new_search()?);
-        Ok(())
+        let previous = std::mem::replace(&mut self.variant, v);
+        match self.new_search() {
+            Ok(search) => {
+                self.position = Position::startpos(&self.variant);
+                self.game = (String::new(), Vec::new());
+                self.search = Some(search);
+                Ok(())
+            }
+            Err(e) => {
+                self.variant = previous;
+                Err(e)
+            }
+        }
+    }
+
+    /// Changes a setting that the search is made from (`change` returns the setting's old
+    /// value): kept only if a search can be made with it, so that a bad file leaves the engine
+    /// as it was and every later `go` still answers.
+    fn remake<T>(
+        &mut self,
+        change: impl FnOnce(&mut Engine) -> T,
+        undo: impl FnOnce(&mut Engine, T),
+    ) -> Result<(), UciError> {
+        let old = change(self);
+        match self.new_search() {
+            Ok(search) => {
+                self.search = Some(search);
+                Ok(())
+            }
+            Err(e) => {
+                undo(self, old);
+                Err(e)
+            }
+        }
     }
 
     fn wait(&mut self) {
@@ -156,19 +187,16 @@ impl Engine {
                 }
             }
             "weightsfile" => {
-                self.weights_file = Some(value.to_string()).filter(|v| !v.is_empty() && v != "<empty>");
-                self.search = Some(self.new_search()?);
-                Ok(())
+                let file = Some(value.to_string()).filter(|v| !v.is_empty() && v != "<empty>");
+                self.remake(|e| std::mem::replace(&mut e.weights_file, file), |e, old| e.weights_file = old)
             }
             "evalfile" => {
-                self.eval_file = Some(value.to_string()).filter(|v| !v.is_empty() && v != "<empty>");
-                self.search = Some(self.new_search()?);
-                Ok(())
+                let file = Some(value.to_string()).filter(|v| !v.is_empty() && v != "<empty>");
+                self.remake(|e| std::mem::replace(&mut e.eval_file, file), |e, old| e.eval_file = old)
             }
             "hash" => {
-                self.hash_mb = spin("Hash", value, HASH_MB)? as usize;
-                self.search = Some(self.new_search()?);
-                Ok(())
+                let mb = spin("Hash", value, HASH_MB)? as usize;
+                self.remake(|e| std::mem::replace(&mut e.hash_mb, mb), |e, old| e.hash_mb = old)
             }
             "multipv" => {
                 self.lines = spin("MultiPV", value, MULTI_PV)? as usize;
@@ -232,25 +260,7 @@ impl Engine {
 
     fn go(&mut self, args: &str) -> Result<(), UciError> {
         self.stop();
-        let words: Vec<&str> = args.split_whitespace().collect();
-        let num = |key: &str| -> Option<u64> {
-            words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1)).and_then(|v| v.parse().ok())
-        };
-        let mut budget = Budget {
-            depth: num("depth").map(|d| d as u32),
-            nodes: num("nodes"),
-            movetime: num("movetime").map(Duration::from_millis),
-            clock: None,
-        };
-        let (time, inc) = match self.position.side_to_move() {
-            Colour::White => (num("wtime"), num("winc")),
-            Colour::Black => (num("btime"), num("binc")),
-        };
-        if let Some(t) = time {
-            let inc = Duration::from_millis(inc.unwrap_or(0));
-            let moves_to_go = num("movestogo").map(|m| m as u32);
-            budget = budget.with_clock(Some(Clock { left: Duration::from_millis(t), increment: inc, moves_to_go }));
-        }
+        let budget = go_budget(args, self.position.side_to_move())?;
         let mut search = match self.search.take() {
             Some(s) => s,
             None => self.new_search()?,
@@ -299,6 +309,46 @@ impl Engine {
     }
 }
 
+/// The most a `go` argument may be: depth in plies, milliseconds (about 24 days) and nodes.
+const GO_DEPTH_MAX: u64 = 1_000;
+const GO_MS_MAX: u64 = 1 << 31;
+
+/// The budget a `go` command's arguments give for `side` to move; an argument that is not a
+/// number within its range is an error naming it (never an endless search).
+fn go_budget(args: &str, side: Colour) -> Result<Budget, UciError> {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let num = |key: &str, max: u64| -> Result<Option<u64>, UciError> {
+        let Some(i) = words.iter().position(|w| *w == key) else { return Ok(None) };
+        let bad = |v: &str| UciError::Syntax {
+            command: "go",
+            message: format!("{key}: '{v}' is not a whole number from 0 to {max}"),
+        };
+        let v = words.get(i + 1).copied().unwrap_or("");
+        let n: u64 = v.parse().map_err(|_| bad(v))?;
+        if n > max {
+            return Err(bad(v));
+        }
+        Ok(Some(n))
+    };
+    let mut budget = Budget {
+        depth: num("depth", GO_DEPTH_MAX)?.map(|d| d as u32),
+        nodes: num("nodes", u64::MAX)?,
+        movetime: num("movetime", GO_MS_MAX)?.map(Duration::from_millis),
+        clock: None,
+    };
+    let [wtime, btime, winc, binc] = ["wtime", "btime", "winc", "binc"].map(|k| num(k, GO_MS_MAX));
+    let (time, inc) = match side {
+        Colour::White => (wtime?, winc?),
+        Colour::Black => (btime?, binc?),
+    };
+    let moves_to_go = num("movestogo", u64::from(u32::MAX))?.map(|m| m as u32);
+    if let Some(t) = time {
+        let increment = Duration::from_millis(inc.unwrap_or(0));
+        budget = budget.with_clock(Some(Clock { left: Duration::from_millis(t), increment, moves_to_go }));
+    }
+    Ok(budget)
+}
+
 /// Runs the protocol until `quit` or end of input.
 pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
     let out: Out = Arc::new(Mutex::new(output));
@@ -317,8 +367,19 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
         runner: Runner::new(),
         out: out.clone(),
     };
-    for line in input.lines() {
-        let Ok(line) = line else { break };
+    let mut input = input;
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        // A line that is not UTF-8 (a file name in Latin-1) is answered, not the session's end.
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            say(&out, "info string error: a line that is not UTF-8 text, ignored");
+            continue;
+        };
         let line = line.trim();
         let (cmd, args) = line.split_once(' ').unwrap_or((line, ""));
         let result = match cmd {
@@ -360,7 +421,14 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
                 engine.stop();
                 engine.position(args)
             }
-            "go" => engine.go(args),
+            // A `go` always ends in a `bestmove`: `0000` when it cannot search.
+            "go" => {
+                if let Err(e) = engine.go(args) {
+                    say(&out, &format!("info string error: {e}"));
+                    say(&out, "bestmove 0000");
+                }
+                Ok(())
+            }
             "stop" => {
                 engine.stop();
                 Ok(())
