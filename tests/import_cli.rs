@@ -39,3 +39,25 @@ fn import_writes_files_refuses_and_sums_up() {
     assert!(out.join("b").join("chess.toml").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Section names are file names under `--out` and nothing else: one that is a path (up and
+/// out, or absolute) is refused, and nothing is written outside the folder.
+#[test]
+fn import_writes_only_under_out() {
+    let dir = common::tmp_dir("import-escape");
+    let out = dir.join("out");
+    let ini = dir.join("variants.ini");
+    let abs = dir.join("abs").join("x");
+    let text = format!("[../escaped:chess]\n[{}:chess]\n[.hidden:chess]\n[fine-name_2:chess]\n", abs.display());
+    std::fs::write(&ini, text).unwrap();
+    let (ok, stdout, stderr) = hoplite(&["import", ini.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    for name in ["../escaped", &abs.display().to_string(), ".hidden"] {
+        let line = format!("refused [{name}]: variants.ini:");
+        assert!(stdout.lines().any(|l| l.starts_with(&line) && l.contains("is not a file name")), "{name}: {stdout}");
+    }
+    let written: Vec<_> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(written, ["fine-name_2.toml"]);
+    assert!(!dir.join("escaped.toml").exists() && !abs.with_extension("toml").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

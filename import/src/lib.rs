@@ -162,7 +162,8 @@ fn convert(file: &str, resolved: Vec<Resolved>) -> Import {
         .into_iter()
         .map(|(line, r)| match r {
             Ok(r) => {
-                let outcome = translate::translate(&r, &translate::Place { file, line });
+                let outcome = translate::translate(&r, &translate::Place { file, line })
+                    .and_then(|toml| loadable(&r.name, toml, &translate::Place { file, line }));
                 Imported { name: r.name.clone(), line, outcome }
             }
             Err(e) => {
@@ -172,6 +173,29 @@ fn convert(file: &str, resolved: Vec<Resolved>) -> Import {
         })
         .collect();
     Import { sections }
+}
+
+/// Whether `name` can name a file in the output folder and nothing else: letters, digits,
+/// `-`, `_` and `.`, not beginning with `.` (no path, no `..`).
+fn is_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// A converted section's variant file, if it can be written under its name and loads as
+/// written; else the reason it is refused.
+fn loadable(name: &str, toml: String, at: &translate::Place) -> Result<String, Vec<Refusal>> {
+    let refuse = |key: &str, why: String| {
+        Err(vec![Refusal { key: key.into(), message: format!("{}:{}: [{name}] {why}", at.file, at.line) }])
+    };
+    if !is_file_name(name) {
+        return refuse("name", "is not a file name (letters, digits, '-', '_' and '.', not first)".into());
+    }
+    match hoplite_core::Variant::from_toml(name, &toml) {
+        Ok(_) => Ok(toml),
+        Err(e) => refuse("section", format!("converts to a variant file that does not load: {e}")),
+    }
 }
 
 /// Imports the sections of an ini file; `file` names it in messages.
