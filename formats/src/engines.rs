@@ -60,8 +60,22 @@ pub struct EngineConfig {
     #[serde(default, skip_serializing_if = "is_default")]
     pub castling: CastlingNotation,
     /// Seconds to wait for a move under a node or depth budget (default 60).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "seconds")]
     pub timeout: Option<f64>,
+}
+
+/// The longest wait a `timeout` may ask for: a day.
+pub const TIMEOUT_MAX: f64 = 86_400.0;
+
+/// A `timeout`: seconds from a millisecond to `TIMEOUT_MAX`.
+fn seconds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    let s = f64::deserialize(d)?;
+    if !(s.is_finite() && (0.001..=TIMEOUT_MAX).contains(&s)) {
+        return Err(serde::de::Error::custom(format!(
+            "timeout: {s} is not a number of seconds from 0.001 to {TIMEOUT_MAX}"
+        )));
+    }
+    Ok(Some(s))
 }
 
 fn is_default<T: Default + PartialEq>(t: &T) -> bool {
@@ -120,6 +134,17 @@ impl Engines {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_timeout_out_of_range_is_refused_with_its_line() {
+        for bad in ["-1", "0", "1e12", "nan"] {
+            let text = format!("[fsf]\nprotocol = \"uci\"\ncommand = \"fsf\"\ntimeout = {bad}\n");
+            let e = Engines::from_toml("engines.toml", &text, Path::new(".")).unwrap_err().to_string();
+            assert!(e.starts_with("engines.toml:4: timeout: "), "{bad}: {e}");
+        }
+        let text = "[fsf]\nprotocol = \"uci\"\ncommand = \"fsf\"\ntimeout = 2.5\n";
+        assert_eq!(Engines::from_toml("e", text, Path::new(".")).unwrap().engines["fsf"].timeout, Some(2.5));
+    }
 
     #[test]
     fn engines_read_with_paths_from_their_folder() {
