@@ -17,9 +17,9 @@ fn engines_file(dir: &Path) -> PathBuf {
     let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engine.sh");
     let mut text = String::new();
     for proto in ["uci", "xboard"] {
-        for mode in ["crash", "illegal", "silent", "slow", "nomove", "good", "resign"] {
+        for mode in ["crash", "illegal", "silent", "slow", "nomove", "good", "resign", "garbage", "deaf"] {
             text += &format!(
-                "[{proto}-{mode}]\nprotocol = \"{proto}\"\ncommand = {:?}\nargs = [\"{proto}\", \"{mode}\"]\ntimeout = 1.0\n\n",
+                "[{proto}-{mode}]\nprotocol = \"{proto}\"\ncommand = {:?}\nargs = [\"{proto}\", \"{mode}\"]\ntimeout = 1.0\nhandshake = 0.5\n\n",
                 fake.display().to_string()
             );
         }
@@ -52,6 +52,29 @@ fn run_match(dir: &Path, engines: &Path, a: &str, extra: &[&str]) -> Output {
     args.extend(["--engines", engines.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     args.extend(extra);
     hoplite(&args)
+}
+
+/// Every wait on an outside engine ends, at engines.toml's `handshake` limit: one that never
+/// starts (nonsense for `uci` or `protover`) or never answers `isready` or `ping` as a game is
+/// set up ends the run with an error naming what it did not answer.
+#[test]
+fn waits_on_an_engine_are_bounded() {
+    let dir = tmp("bounded");
+    let engines = engines_file(&dir);
+    let cases = [
+        ("uci-garbage", "'uci' with 'uciok'"),
+        ("xboard-garbage", "'protover 2' with 'feature done=1'"),
+        ("uci-deaf", "'isready' with 'readyok'"),
+        ("xboard-deaf", "'ping 1' with 'pong 1'"),
+    ];
+    for (engine, what) in cases {
+        let started = std::time::Instant::now();
+        let o = run_match(&dir, &engines, engine, &["--a-depth", "3"]);
+        assert!(!o.status.success() && started.elapsed().as_secs() < 20, "{engine}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let said = format!("it did not answer {what} within 0.5 s (engines.toml: handshake)");
+        assert!(stderr.contains(&said), "{engine}: {stderr}");
+    }
 }
 
 #[test]

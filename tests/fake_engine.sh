@@ -4,6 +4,8 @@
 # (never answers), slow (answers after 1.5 s), resign (xboard's `resign`), nomove (no move
 # by its rules: UCI's `bestmove (none)`, xboard's result line), foreign (scores +50 cp and plays a move hoplite's
 # rules do not allow; over xboard it alone offers setboard) or good (plays e2e4 as White, g8f6 as Black).
+# Two fail before any move: garbage (answers every line with a line of nonsense, so it never
+# starts) and deaf (starts, then never answers `isready` or `ping`).
 proto=$1
 mode=$2
 moves=0
@@ -11,14 +13,15 @@ answer() {
     if [ "$proto" = uci ]; then echo "bestmove $1"; else echo "move $1"; fi
 }
 while read -r line; do
+    if [ "$mode" = garbage ]; then echo "what is $line?"; continue; fi
     case "$line" in
         uci) echo "id name fake $mode"; echo "uciok" ;;
-        isready) echo "readyok" ;;
+        isready) [ "$mode" = deaf ] || echo "readyok" ;;
         "protover 2")
             # Only `foreign` (scored from FENs by `hoplite label`) starts from a FEN.
             setboard=0; [ "$mode" = foreign ] && setboard=1
             echo "feature myname=\"fake $mode\" setboard=$setboard usermove=1 ping=1 done=1" ;;
-        ping*) echo "pong ${line#ping }" ;;
+        ping*) [ "$mode" = deaf ] || echo "pong ${line#ping }" ;;
         new) moves=0 ;;
         usermove*) moves=$((moves + 1)) ;;
         "position fen"*) case "$line" in *" moves "*) moves=1 ;; *) moves=0 ;; esac ;;

@@ -62,6 +62,17 @@ pub struct EngineConfig {
     /// Seconds to wait for a move under a node or depth budget (default 60).
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "seconds")]
     pub timeout: Option<f64>,
+    /// Seconds to wait for each step of starting the engine and of setting up a game
+    /// (`uciok`, `readyok`, xboard's features and `pong`; default 30).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "seconds")]
+    pub handshake: Option<f64>,
+}
+
+impl EngineConfig {
+    /// How long a step of starting the engine or setting up a game may take.
+    pub fn handshake(&self) -> std::time::Duration {
+        std::time::Duration::from_secs_f64(self.handshake.unwrap_or(30.0))
+    }
 }
 
 /// The longest wait a `timeout` may ask for: a day.
@@ -140,7 +151,7 @@ mod tests {
         for bad in ["-1", "0", "1e12", "nan"] {
             let text = format!("[fsf]\nprotocol = \"uci\"\ncommand = \"fsf\"\ntimeout = {bad}\n");
             let e = Engines::from_toml("engines.toml", &text, Path::new(".")).unwrap_err().to_string();
-            assert!(e.starts_with("engines.toml:4: timeout: "), "{bad}: {e}");
+            assert!(e.starts_with("engines.toml:4: ") && e.contains("timeout"), "{bad}: {e}");
         }
         let text = "[fsf]\nprotocol = \"uci\"\ncommand = \"fsf\"\ntimeout = 2.5\n";
         assert_eq!(Engines::from_toml("e", text, Path::new(".")).unwrap().engines["fsf"].timeout, Some(2.5));

@@ -24,6 +24,26 @@ fn locate(command: &str) -> std::path::PathBuf {
     }
 }
 
+/// A failure to start an engine: it cannot play any game of the run.
+pub fn starting(e: PlayerError) -> PlayerError {
+    match e {
+        PlayerError::Setup(m) => PlayerError::Setup(m),
+        e => PlayerError::Setup(format!("it did not start: {e}")),
+    }
+}
+
+/// No answer `wanted` to `sent` within `limit` while starting: the engine cannot play any
+/// game of the run.
+pub fn unanswered(e: PlayerError, sent: &str, wanted: &str, limit: Duration) -> PlayerError {
+    match e {
+        PlayerError::Timeout(_) => PlayerError::Setup(format!(
+            "it did not answer '{sent}' with '{wanted}' within {} s (engines.toml: handshake)",
+            limit.as_secs_f64()
+        )),
+        e => starting(e),
+    }
+}
+
 pub struct Process {
     child: Child,
     stdin: ChildStdin,

@@ -3,7 +3,7 @@
 
 use super::external::{deadline, variant_name, Session};
 use super::notation::from_engine;
-use super::process::Process;
+use super::process::{starting, unanswered, Process};
 use super::{Answer, Player, Reply, Turn};
 use crate::error::PlayerError;
 use hoplite_core::{Move, Variant};
@@ -12,9 +12,6 @@ use hoplite_search::Budget;
 use hoplite_search::MATE;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// How long an engine may take to start, load a variant or answer `isready`.
-const HANDSHAKE: Duration = Duration::from_secs(30);
 
 pub struct UciPlayer {
     config: EngineConfig,
@@ -29,13 +26,13 @@ impl UciPlayer {
 
     /// Starts the engine: `uci`, its options, our options (one thread unless told otherwise).
     fn start(&self) -> Result<Session, PlayerError> {
-        let mut p = Process::spawn(&self.config.command, &self.config.args)?;
-        p.send("uci")?;
-        let until = Instant::now() + HANDSHAKE;
+        let mut p = Process::spawn(&self.config.command, &self.config.args).map_err(starting)?;
+        p.send("uci").map_err(starting)?;
+        let until = Instant::now() + self.config.handshake();
         let mut options = Vec::new();
         let mut variants = Vec::new();
         loop {
-            let line = p.recv(until)?;
+            let line = p.recv(until).map_err(|e| unanswered(e, "uci", "uciok", self.config.handshake()))?;
             if line == "uciok" {
                 break;
             }
@@ -58,9 +55,12 @@ impl UciPlayer {
         Ok(session)
     }
 
-    fn ready(p: &mut Process) -> Result<(), PlayerError> {
+    /// The engine has read everything: a game cannot be set up without it.
+    fn ready(p: &mut Process, wait: Duration) -> Result<(), PlayerError> {
         p.send("isready")?;
-        p.until(Instant::now() + HANDSHAKE, |l| l == "readyok").map(|_| ())
+        p.until(Instant::now() + wait, |l| l == "readyok")
+            .map(|_| ())
+            .map_err(|e| unanswered(e, "isready", "readyok", wait))
     }
 }
 
@@ -98,7 +98,7 @@ impl Player for UciPlayer {
         }
         s.variant = Some(name);
         s.process.send("ucinewgame")?;
-        Self::ready(&mut s.process)
+        Self::ready(&mut s.process, self.config.handshake())
     }
 
     fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError> {

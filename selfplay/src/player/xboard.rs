@@ -6,7 +6,7 @@
 
 use super::external::{deadline, variant_name, Session};
 use super::notation::from_engine;
-use super::process::Process;
+use super::process::{starting, unanswered, Process};
 use super::{Answer, Player, Reply, Turn};
 use crate::error::PlayerError;
 use hoplite_core::{Position, Variant};
@@ -15,8 +15,6 @@ use hoplite_search::Budget;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-const HANDSHAKE: Duration = Duration::from_secs(30);
 
 pub struct XboardPlayer {
     config: EngineConfig,
@@ -62,13 +60,13 @@ impl XboardPlayer {
 
     /// Starts the engine and reads its features until `done=1`.
     fn start(&mut self) -> Result<Session, PlayerError> {
-        let mut p = Process::spawn(&self.config.command, &self.config.args)?;
-        p.send("xboard")?;
-        p.send("protover 2")?;
-        let until = Instant::now() + HANDSHAKE;
+        let mut p = Process::spawn(&self.config.command, &self.config.args).map_err(starting)?;
+        p.send_all(&["xboard", "protover 2"]).map_err(starting)?;
+        let until = Instant::now() + self.config.handshake();
         self.features.clear();
         loop {
-            let line = p.recv(until)?;
+            let line =
+                p.recv(until).map_err(|e| unanswered(e, "protover 2", "feature done=1", self.config.handshake()))?;
             if !line.starts_with("feature") {
                 continue;
             }
@@ -92,12 +90,12 @@ impl XboardPlayer {
 
     /// Waits until the engine has read everything sent so far (`ping`), where it can say so
     /// (returned), dropping what it said before but a refusal of a move sent.
-    fn sync(s: &mut Session) -> Result<bool, PlayerError> {
+    fn sync(s: &mut Session, wait: Duration) -> Result<bool, PlayerError> {
         if !s.offers("ping") {
             return Ok(false);
         }
         s.process.send("ping 1")?;
-        let until = Instant::now() + HANDSHAKE;
+        let until = Instant::now() + wait;
         loop {
             let line = s.process.recv(until)?;
             if line.trim() == "pong 1" {
@@ -162,7 +160,8 @@ impl Player for XboardPlayer {
         s.process.send("force")?;
         s.variant = Some(name);
         s.sent = 0;
-        Self::sync(s).map(|_| ())
+        let wait = self.config.handshake();
+        Self::sync(s, wait).map(|_| ()).map_err(|e| unanswered(e, "ping 1", "pong 1", wait))
     }
 
     fn play(&mut self, turn: Turn) -> Result<Reply, PlayerError> {
@@ -205,7 +204,7 @@ impl XboardPlayer {
         s.sent += moves.len();
         // What the engine said before (a draw claim after its last move) is dropped, so that
         // a result line after `go` is its answer to this position.
-        let fresh = Self::sync(s)?;
+        let fresh = Self::sync(s, self.config.handshake())?;
         let side = turn.position.side_to_move();
         if let Some(c) = &turn.clock {
             let cs = |d: Duration| d.as_millis() / 10;
