@@ -3,7 +3,7 @@
 //! tuner moves them by name within their ranges.
 
 use crate::error::ParamsError;
-use hoplite_core::toml_text::{line_of, toml_at};
+use hoplite_core::toml_text::{toml_at, Lines};
 use std::collections::BTreeMap;
 use std::path::Path;
 use toml::Spanned;
@@ -116,8 +116,9 @@ impl SearchParams {
         let table: BTreeMap<Spanned<String>, toml::Value> = toml::from_str(text)
             .map_err(|e| ParamsError::Toml { at: toml_at(file, text, &e), message: e.message().to_string() })?;
         let mut params = SearchParams::default();
+        let lines = Lines::new(text);
         for (key, value) in &table {
-            let at = format!("{file}:{}", line_of(text, key.span().start));
+            let at = format!("{file}:{}", lines.line_of(key.span().start));
             let key = key.get_ref();
             let value = value.as_integer().and_then(|v| i32::try_from(v).ok());
             let Some(v) = value else {

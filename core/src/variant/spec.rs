@@ -3,7 +3,7 @@
 //! from, so that errors found later can name them.
 
 use crate::error::{Problem, ProblemKind, VariantError};
-use crate::toml_text::{line_of, toml_at};
+use crate::toml_text::{toml_at, Lines};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -286,12 +286,12 @@ pub struct VariantSpec {
 
 struct Reader<'a> {
     file: &'a str,
-    src: &'a str,
+    lines: Lines,
 }
 
 impl Reader<'_> {
     fn at(&self, span: std::ops::Range<usize>) -> String {
-        format!("{}:{}", self.file, line_of(self.src, span.start))
+        format!("{}:{}", self.file, self.lines.line_of(span.start))
     }
     fn loc<T>(&self, v: Option<Spanned<T>>) -> L<T> {
         v.map(|s| {
@@ -311,7 +311,7 @@ fn over<T>(base: &mut Option<T>, child: Option<T>) {
 pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<String>>), VariantError> {
     let raw: RawFile = toml::from_str(src)
         .map_err(|e| Problem::new(toml_at(file, src, &e), "", ProblemKind::Toml(e.message().to_string())))?;
-    let r = Reader { file, src };
+    let r = Reader { file, lines: Lines::new(src) };
     let mut spec = VariantSpec {
         name: r.loc(raw.name),
         description: r.loc(raw.description),

@@ -6,8 +6,8 @@ use super::terms::SIDE;
 use super::terms::TERMS;
 use super::weights::Weights;
 use crate::error::WeightsError;
-use hoplite_core::toml_text::line_of;
 use hoplite_core::toml_text::toml_at;
+use hoplite_core::toml_text::Lines;
 use hoplite_core::PieceType;
 use hoplite_core::Variant;
 use std::collections::BTreeMap;
@@ -27,7 +27,8 @@ impl Weights {
         type Table = BTreeMap<Spanned<String>, Spanned<toml::Value>>;
         let file: BTreeMap<Spanned<String>, Table> = toml::from_str(text)
             .map_err(|e| WeightsError::Toml { at: toml_at(label, text, &e), message: e.message().to_string() })?;
-        let at = |span: std::ops::Range<usize>| format!("{label}:{}", line_of(text, span.start));
+        let lines = Lines::new(text);
+        let at = |span: std::ops::Range<usize>| format!("{label}:{}", lines.line_of(span.start));
         let mut w = Weights::defaults(v);
         let mut given = vec![false; w.len()];
         let tables: Vec<String> = TERMS
