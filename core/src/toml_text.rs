@@ -24,6 +24,14 @@ impl Lines {
     }
 }
 
+/// Where a TOML error is: `file:line`, or the file alone when toml gives no place.
+pub fn toml_at(file: &str, src: &str, e: &toml::de::Error) -> String {
+    match e.span() {
+        Some(s) => format!("{file}:{}", line_of(src, s.start)),
+        None => file.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -35,13 +43,5 @@ mod tests {
         for offset in 0..=src.len() + 3 {
             assert_eq!(lines.line_of(offset), line_of(src, offset), "{offset}");
         }
-    }
-}
-
-/// Where a TOML error is: `file:line`, or the file alone when toml gives no place.
-pub fn toml_at(file: &str, src: &str, e: &toml::de::Error) -> String {
-    match e.span() {
-        Some(s) => format!("{file}:{}", line_of(src, s.start)),
-        None => file.to_string(),
     }
 }
