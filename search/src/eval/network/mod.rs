@@ -127,6 +127,27 @@ pub struct FloatNetwork {
 }
 
 impl FloatNetwork {
+    /// A network of `hidden` units for `layout` whose weights are drawn uniformly from
+    /// [-scale, scale] by `seed` (its biases shifted up by `scale`, so that units start active).
+    pub fn seeded(layout: &Layout, hidden: usize, seed: u64, scale: f32) -> FloatNetwork {
+        let mut state = seed;
+        let mut draw = |n: usize| -> Vec<f32> {
+            (0..n)
+                .map(|_| {
+                    state = hoplite_core::seed::mix64(state.wrapping_add(1));
+                    ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
+                })
+                .collect()
+        };
+        FloatNetwork {
+            hidden,
+            ft_weights: draw(layout.inputs() * hidden),
+            ft_bias: draw(hidden).into_iter().map(|b| b + scale).collect(),
+            out_weights: draw(2 * hidden),
+            out_bias: draw(1)[0],
+        }
+    }
+
     /// The output (in units of `SCALE` centipawns) for these active inputs of the side to
     /// move and of the other side.
     pub fn forward(&self, us: &[usize], them: &[usize]) -> f32 {

@@ -2,30 +2,9 @@ use super::*;
 use hoplite_core::seed::mix64;
 use hoplite_core::BUILTINS;
 
-/// A float network of `hidden` units for `layout`, its weights drawn from `seed` in
-/// [-scale, scale].
-fn random_float(layout: &Layout, hidden: usize, seed: u64, scale: f32) -> FloatNetwork {
-    let mut state = seed;
-    let mut draw = |n: usize| -> Vec<f32> {
-        (0..n)
-            .map(|_| {
-                state = mix64(state.wrapping_add(1));
-                ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
-            })
-            .collect()
-    };
-    FloatNetwork {
-        hidden,
-        ft_weights: draw(layout.inputs() * hidden),
-        ft_bias: draw(hidden).into_iter().map(|b| b + 0.3).collect(),
-        out_weights: draw(2 * hidden),
-        out_bias: draw(1)[0],
-    }
-}
-
 fn network(v: &Variant, seed: u64) -> Network {
     let layout = Layout::of(v);
-    let f = random_float(&layout, 32, seed, 0.2);
+    let f = FloatNetwork::seeded(&layout, 32, seed, 0.2);
     Network::quantise(layout, &f)
 }
 
@@ -77,7 +56,7 @@ fn quantised_inference_follows_the_float_network() {
     for (g, b) in BUILTINS.iter().enumerate() {
         let v = Variant::builtin(b.name);
         let layout = Layout::of(&v);
-        let f = random_float(&layout, 64, 100 + g as u64, 0.1);
+        let f = FloatNetwork::seeded(&layout, 64, 100 + g as u64, 0.1);
         let net = Network::quantise(layout.clone(), &f);
         let mut pos = Position::startpos(&v);
         let mut moves = Vec::new();
