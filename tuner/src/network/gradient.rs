@@ -11,11 +11,11 @@ pub fn sigmoid(f: f32) -> f32 {
     1.0 / (1.0 + (-f).exp())
 }
 
-/// The accumulators and their gradients of one position, kept between positions so that
-/// nothing is allocated per position.
+/// The accumulators (the side to move's, then the other side's) and their gradients of one
+/// position, kept between positions so that nothing is allocated per position.
 pub struct Scratch {
-    acc: [Vec<f32>; 2],
-    delta: [Vec<f32>; 2],
+    pub acc: [Vec<f32>; 2],
+    pub delta: [Vec<f32>; 2],
 }
 
 impl Scratch {
@@ -36,14 +36,12 @@ pub fn zeros(inputs: usize, hidden: usize) -> FloatNetwork {
     }
 }
 
-/// The network's output for active inputs `us` (the side to move's) and `them`, the
-/// accumulators left in `s`.
+/// The accumulators of active inputs `us` (the side to move's) and `them`, into `s`: the
+/// biases plus the active columns.
 #[inline]
-fn forward(net: &FloatNetwork, us: &[u16], them: &[u16], s: &mut Scratch) -> f32 {
+pub fn accumulate(net: &FloatNetwork, us: &[u16], them: &[u16], s: &mut Scratch) {
     let h = net.hidden;
-    let mut out = net.out_bias;
-    for (k, inputs) in [us, them].into_iter().enumerate() {
-        let acc = &mut s.acc[k];
+    for (acc, inputs) in s.acc.iter_mut().zip([us, them]) {
         acc.copy_from_slice(&net.ft_bias);
         for &i in inputs {
             let i = i as usize;
@@ -51,9 +49,7 @@ fn forward(net: &FloatNetwork, us: &[u16], them: &[u16], s: &mut Scratch) -> f32
                 *a += w;
             }
         }
-        out += acc.iter().zip(&net.out_weights[k * h..(k + 1) * h]).map(|(a, w)| activate(*a) * w).sum::<f32>();
     }
-    out
 }
 
 /// The clipped squared ReLU.
@@ -63,25 +59,31 @@ fn activate(x: f32) -> f32 {
     c * c
 }
 
+/// The output of the accumulators in `s`.
+#[inline]
+fn output(net: &FloatNetwork, s: &Scratch) -> f32 {
+    let h = net.hidden;
+    let mut out = net.out_bias;
+    for (k, acc) in s.acc.iter().enumerate() {
+        out += acc.iter().zip(&net.out_weights[k * h..(k + 1) * h]).map(|(a, w)| activate(*a) * w).sum::<f32>();
+    }
+    out
+}
+
 /// The squared error of one position against `target` (the side to move's expected score).
 pub fn loss(net: &FloatNetwork, us: &[u16], them: &[u16], target: f32, s: &mut Scratch) -> f32 {
-    let e = sigmoid(forward(net, us, them, s)) - target;
+    accumulate(net, us, them, s);
+    let e = sigmoid(output(net, s)) - target;
     e * e
 }
 
-/// Adds `scale` times the gradient of one position's squared error to `grad`, and returns
-/// the error.
-pub fn backward(
-    net: &FloatNetwork,
-    us: &[u16],
-    them: &[u16],
-    target: f32,
-    scale: f32,
-    grad: &mut FloatNetwork,
-    s: &mut Scratch,
-) -> f32 {
+/// From the accumulators in `s`: adds `scale` times the squared error's gradient to the
+/// output layer's and the feature biases' in `grad`, leaves the accumulators' gradients in
+/// `s.delta` (for the active columns), and returns the squared error.
+#[inline]
+pub fn output_backward(net: &FloatNetwork, target: f32, scale: f32, grad: &mut FloatNetwork, s: &mut Scratch) -> f32 {
     let h = net.hidden;
-    let p = sigmoid(forward(net, us, them, s));
+    let p = sigmoid(output(net, s));
     let e = p - target;
     // d(e²)/d(output) through the logistic.
     let g = scale * 2.0 * e * p * (1.0 - p);
@@ -99,15 +101,32 @@ pub fn backward(
     for ((b, du), dt) in grad.ft_bias.iter_mut().zip(&s.delta[0]).zip(&s.delta[1]) {
         *b += du + dt;
     }
-    for (k, inputs) in [us, them].into_iter().enumerate() {
+    e * e
+}
+
+/// Adds `scale` times the gradient of one position's squared error to `grad`, and returns
+/// the error: only the active inputs' columns of the feature weights receive any.
+pub fn backward(
+    net: &FloatNetwork,
+    us: &[u16],
+    them: &[u16],
+    target: f32,
+    scale: f32,
+    grad: &mut FloatNetwork,
+    s: &mut Scratch,
+) -> f32 {
+    let h = net.hidden;
+    accumulate(net, us, them, s);
+    let loss = output_backward(net, target, scale, grad, s);
+    for (delta, inputs) in s.delta.iter().zip([us, them]) {
         for &i in inputs {
             let i = i as usize;
-            for (gw, d) in grad.ft_weights[i * h..(i + 1) * h].iter_mut().zip(&s.delta[k]) {
+            for (gw, d) in grad.ft_weights[i * h..(i + 1) * h].iter_mut().zip(delta) {
                 *gw += d;
             }
         }
     }
-    e * e
+    loss
 }
 
 #[cfg(test)]
