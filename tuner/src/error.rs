@@ -1,6 +1,7 @@
 //! What stops a tuning, each naming the file and line at fault.
 
 use hoplite_formats::FormatError;
+use hoplite_search::eval::network::NetworkError;
 use hoplite_search::WeightsError;
 use thiserror::Error;
 
@@ -23,4 +24,12 @@ pub enum TuneError {
     TooManyWeights { variant: String, weights: usize },
     #[error("the ridge must be a number ≥ 0, not {0}")]
     Ridge(f64),
+    #[error(transparent)]
+    Network(#[from] NetworkError),
+    /// A network training setting out of its range.
+    #[error("{0}")]
+    TrainSetting(String),
+    /// A checkpoint that cannot be resumed from.
+    #[error("{path}: {message}")]
+    Checkpoint { path: String, message: String },
 }
