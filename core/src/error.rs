@@ -2,7 +2,6 @@
 //! field, character), so that callers can match on what went wrong and users still read one
 //! clear sentence.
 
-use crate::variant::betza::BetzaError;
 use thiserror::Error;
 
 /// A board size the bitboards cannot hold.
@@ -182,5 +181,18 @@ impl VariantError {
             ProblemKind::Base(inner) => inner.any(f),
             k => f(k),
         })
+    }
+}
+
+/// A Betza parse error: the character position (0-based) and what is wrong there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BetzaError {
+    pub position: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for BetzaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at character {}: {}", self.position + 1, self.message)
     }
 }

@@ -1,8 +1,10 @@
 //! hoplite-core: the rules of chess variants as data. Two rooms: `variant` (a variant file
-//! read, its Betza pieces parsed, compiled into attack tables and rules: `Variant`; the
-//! registry of built-ins) and `position` (a `Position` of a variant: FEN, legal moves, make
-//! and unmake, Zobrist keys, SAN, game ends, perft), on the shared vocabulary of typed
-//! values, bitboards (on `u128`, or `u64` where the board fits) and the board's geometry.
+//! read, its Betza pieces parsed, compiled into attack tables, rules, a start placement and
+//! Zobrist keys: `Variant`; the registry of built-ins) and `position` (a `Position` of a
+//! variant: FEN, legal moves, make and unmake, SAN, game ends, perft), on the shared
+//! vocabulary of typed values, bitboards (on `u128`, or `u64` where the board fits), the
+//! board's geometry and the errors; `load` finds a variant by name or path and checks its
+//! start position, so it stands beside both rooms.
 //!
 //! ```
 //! use hoplite_core::{Position, Variant};
@@ -25,6 +27,7 @@
 mod bitboard;
 pub mod error;
 mod geometry;
+mod load;
 mod position;
 pub mod seed;
 pub mod toml_text;
@@ -37,12 +40,12 @@ pub use geometry::{Geometry, MAX_SIDE, MAX_SQUARES};
 pub use position::moves::{Move, MoveKind};
 pub use position::outcome::{GameResult, Termination};
 pub use position::perft::{divide, parse_suite, perft, perft_in, SuiteLine};
-pub use position::setup::{Placed, Setup};
-pub use position::zobrist::Zobrist;
 pub use position::{Changes, Job, PieceList, Position};
 pub use types::{Colour, PieceType, Square, TypeIter, TypeSet, MAX_TYPES};
 pub use variant::betza;
 pub use variant::builtins::{builtin, builtin_names, fsf_builtin_names, is_builtin, Builtin, BUILTINS};
+pub use variant::setup::{Placed, Setup};
+pub use variant::zobrist::Zobrist;
 pub use variant::{
     Attackers, BareKing, Castling, EndValue, Extinction, Flag, MaterialCounting, OpeningMode, OpeningMove, PieceDef,
     PseudoRoyal, Rules, Variant, Walling,

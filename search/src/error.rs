@@ -49,5 +49,29 @@ pub enum UciError {
     #[error("{0}")]
     Params(#[from] ParamsError),
     #[error("{0}")]
-    Network(#[from] crate::eval::network::NetworkError),
+    Network(#[from] NetworkError),
+}
+
+/// A network file that cannot be used, naming the file.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum NetworkError {
+    #[error("cannot read network file '{path}': {message}")]
+    Read { path: String, message: String },
+    #[error("{path}: not a hoplite network file (it does not begin with HOPLNNUE)")]
+    NotANetwork { path: String },
+    #[error("{path}: network format version {found}; this hoplite reads version {expected}")]
+    Version { path: String, found: u32, expected: u32 },
+    #[error(
+        "{path}: a network for another variant: made for {network} (fingerprint {found:016x}), \
+         {variant} is {wanted} (fingerprint {expected:016x})"
+    )]
+    OtherVariant { path: String, network: String, found: u64, variant: String, wanted: String, expected: u64 },
+    #[error("{path}: {what} is {found}; this hoplite has {expected}")]
+    Architecture { path: String, what: &'static str, found: u64, expected: u64 },
+    #[error("{path}: truncated inside its header")]
+    ShortHeader { path: String },
+    #[error("{path}: truncated or padded: {found} bytes, the header says {expected}")]
+    Truncated { path: String, found: usize, expected: usize },
+    #[error("{path}: damaged: the checksum does not match its contents")]
+    Checksum { path: String },
 }

@@ -1,22 +1,20 @@
 //! `Position`: placement, side to move, rights, counters; FEN in and out; make and unmake
 //! with an incremental Zobrist key. Its room: moves (`moves`) and their generation
-//! (`movegen`), the placement of a setup (`setup`), keys (`zobrist`), SAN (`san`), game ends
-//! (`outcome`: one place, read by the search and the runner alike) and `perft`.
+//! (`movegen`), SAN (`san`), game ends (`outcome`: one place, read by the search and the runner
+//! alike) and `perft`.
 
 pub(crate) mod movegen;
 pub(crate) mod moves;
 pub(crate) mod outcome;
 pub(crate) mod perft;
 pub(crate) mod san;
-pub(crate) mod setup;
-pub(crate) mod zobrist;
 
 use crate::bitboard::{Bitboard, Bits};
 use crate::error::{FenError, MoveError, SetupError};
 use crate::geometry::MAX_SQUARES;
 use crate::position::moves::{Move, MoveKind};
-use crate::position::setup::Setup;
 use crate::types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
+use crate::variant::setup::Setup;
 use crate::variant::Variant;
 use std::sync::Arc;
 
@@ -380,14 +378,14 @@ impl<B: Bits> Position<B> {
     pub fn to_fen(&self) -> String {
         let v = &*self.variant;
         let geo = v.geometry;
-        let mut s = crate::position::setup::placement_text(&geo, |sq| {
+        let mut s = crate::variant::setup::placement_text(&geo, |sq| {
             if self.walls.has(sq) {
                 return Some('*');
             }
             let p = self.board[sq];
             (p != 0).then(|| v.letter(code_colour(p), code_type(p)))
         });
-        s.push_str(&crate::position::setup::side_and_rights(self.side, &self.castling_text()));
+        s.push_str(&crate::variant::setup::side_and_rights(self.side, &self.castling_text()));
         if self.ep.is_empty() {
             s.push('-');
         }

@@ -6,6 +6,8 @@
 //! way), p and g (hoppers: a cannon, a grasshopper); castling `O<n>` (the king moves n squares).
 //! An empty string is a piece without moves.
 
+pub use crate::error::BetzaError;
+
 /// One kind of move of a piece, in White's view (forward = towards higher ranks).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveRule {
@@ -42,19 +44,6 @@ impl MoveRule {
 pub struct Betza {
     pub rules: Vec<MoveRule>,
     pub castling: Option<u32>,
-}
-
-/// A parse error: the character position (0-based) and what is wrong there.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BetzaError {
-    pub position: usize,
-    pub message: String,
-}
-
-impl std::fmt::Display for BetzaError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "at character {}: {}", self.position + 1, self.message)
-    }
 }
 
 fn atom(c: char) -> Option<(i32, i32)> {

@@ -4,13 +4,13 @@
 use crate::bitboard::Bitboard;
 use crate::error::{Problem, ProblemKind, VariantError};
 use crate::geometry::Geometry;
-use crate::position::setup::Letters;
-use crate::position::setup::Setup;
-use crate::position::zobrist::Zobrist;
 use crate::types::{Colour, PieceType, TypeSet, MAX_TYPES};
 use crate::variant::betza::{self, Betza, MoveRule};
+use crate::variant::setup::Letters;
+use crate::variant::setup::Setup;
 use crate::variant::spec::{Located, PerColour, VariantSpec};
 use crate::variant::tables::{reach, MoveSet, Rays};
+use crate::variant::zobrist::Zobrist;
 use crate::variant::{
     Attackers, BareKing, Castling, EndValue, Extinction, Flag, HopperAttack, LeaperAttack, MaterialCounting,
     OpeningMode, OpeningMove, PieceDef, PseudoRoyal, RiderAttack, Rules, Variant, Walling,

@@ -1,24 +1,27 @@
 //! A variant: pieces, rules and the tables compiled from them. Built once, shared read-only
 //! (`Arc<Variant>`) by every position, search and thread. Its room: the variant file read
 //! (`spec`), the Betza notation (`betza`), compiled into attack tables (`tables`) and rules
-//! (`compile`), loaded by name or path (`load`), and the registry of built-ins (`builtins`).
+//! (`compile`), the start placement (`setup`) and the Zobrist keys (`zobrist`), and the
+//! registry of built-ins (`builtins`). Loading one by name or path, which checks its start
+//! position, is the crate's `load`, beside this room and the position's.
 
 pub mod betza;
 pub(crate) mod builtins;
 pub(crate) mod compile;
-pub(crate) mod load;
+pub(crate) mod setup;
 pub(crate) mod spec;
 pub(crate) mod tables;
+pub(crate) mod zobrist;
 
 use crate::bitboard::Bitboard;
 use crate::error::FenError;
 use crate::geometry::Geometry;
 use crate::geometry::MAX_SQUARES;
-use crate::position::setup::{Placed, Setup};
-use crate::position::zobrist::Zobrist;
 use crate::types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
 use crate::variant::betza::Betza;
+use crate::variant::setup::{Placed, Setup};
 use crate::variant::tables::{MoveSet, PerSquare, Rays};
+use crate::variant::zobrist::Zobrist;
 
 /// A piece type's definition, as the variant file gives it (`Variant::piece`).
 #[derive(Clone, Debug)]
@@ -396,7 +399,7 @@ impl Variant {
     pub fn parse_setup(&self, fen: &str) -> Result<crate::Setup, crate::FenError> {
         let promoted: Vec<Option<PieceType>> = self.pieces.iter().map(|p| p.promotes).collect();
         let castling_files = self.castling.as_ref().is_some_and(|c| c.chess960);
-        let letters = crate::position::setup::Letters { letters: &self.letters(), promoted: &promoted, castling_files };
+        let letters = crate::variant::setup::Letters { letters: &self.letters(), promoted: &promoted, castling_files };
         crate::Setup::parse(&self.geometry, letters, fen, self.rules.checks)
     }
 

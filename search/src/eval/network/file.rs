@@ -18,39 +18,15 @@
 //! | 8 | checksum |
 
 use super::{Layout, Network, QA, QB, SCALE};
+use crate::error::NetworkError;
 use hoplite_core::seed::mix64;
 use std::path::Path;
-use thiserror::Error;
 
 const MAGIC: &[u8; 8] = b"HOPLNNUE";
 const VERSION: u32 = 1;
 const SCRELU: u8 = 1;
 /// The widest hidden layer a file may ask for (its weights must fit in memory anyway).
 const MAX_HIDDEN: usize = 4096;
-
-/// A network file that cannot be used, naming the file.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum NetworkError {
-    #[error("cannot read network file '{path}': {message}")]
-    Read { path: String, message: String },
-    #[error("{path}: not a hoplite network file (it does not begin with HOPLNNUE)")]
-    NotANetwork { path: String },
-    #[error("{path}: network format version {found}; this hoplite reads version {VERSION}")]
-    Version { path: String, found: u32 },
-    #[error(
-        "{path}: a network for another variant: made for {network} (fingerprint {found:016x}), \
-         {variant} is {wanted} (fingerprint {expected:016x})"
-    )]
-    OtherVariant { path: String, network: String, found: u64, variant: String, wanted: String, expected: u64 },
-    #[error("{path}: {what} is {found}; this hoplite has {expected}")]
-    Architecture { path: String, what: &'static str, found: u64, expected: u64 },
-    #[error("{path}: truncated inside its header")]
-    ShortHeader { path: String },
-    #[error("{path}: truncated or padded: {found} bytes, the header says {expected}")]
-    Truncated { path: String, found: usize, expected: usize },
-    #[error("{path}: damaged: the checksum does not match its contents")]
-    Checksum { path: String },
-}
 
 /// A checksum of `bytes`: each 8-byte word (the last padded with zeros) mixed in turn.
 fn checksum(bytes: &[u8]) -> u64 {
@@ -112,7 +88,7 @@ impl Network {
         }
         let version = r.u32().ok_or_else(short)?;
         if version != VERSION {
-            return Err(NetworkError::Version { path: path(), found: version });
+            return Err(NetworkError::Version { path: path(), found: version, expected: VERSION });
         }
         let fingerprint = r.u64().ok_or_else(short)?;
         let mut dims = [0usize; 4];

@@ -13,8 +13,8 @@
 mod accumulator;
 mod file;
 
+pub use crate::error::NetworkError;
 pub use accumulator::Accumulators;
-pub use file::NetworkError;
 
 use crate::score::MATE_BOUND;
 use hoplite_core::{Bits, Colour, PieceType, Position, Square, Variant, MAX_SQUARES};
