@@ -14,7 +14,7 @@ mod accumulator;
 mod file;
 
 pub use accumulator::Accumulators;
-pub use file::NetworkError;
+pub use file::{file_hash, NetworkError};
 
 use crate::score::MATE_BOUND;
 use hoplite_core::{Bits, Colour, PieceType, Position, Square, Variant, MAX_SQUARES};
