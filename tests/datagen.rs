@@ -199,6 +199,20 @@ fn a_network_is_played_with_recorded_and_held_to() {
     let (done, _, err) = run_with(&chess, &["--resume"]);
     assert!(!done, "a resume took another network");
     assert!(err.contains(&format!("network {}: the run in", chess.display())), "{err}");
+    // A match side and a balance run play with one too; run.toml records whose it is.
+    let (net, m) = (chess.display().to_string(), d.join("match").display().to_string());
+    let quick = ["--nodes", "100", "--games", "2", "--max-plies", "20", "--opening", "random"];
+    ok(&[&["match", "--variant", "chess", "--a-network", &net, "--out", &m][..], &quick].concat());
+    let manifest = hoplite_formats::Manifest::read(&d.join("match/run.toml")).unwrap();
+    let networks: Vec<Option<&str>> = manifest.players.iter().map(|p| p.network.as_deref()).collect();
+    assert_eq!(networks, [Some(net.as_str()), None]);
+    let file = d.join("b.toml");
+    std::fs::write(&file, "variant = \"chess\"\n[[configs]]\nname = \"orthodox\"\n").unwrap();
+    let (f, b) = (file.display().to_string(), d.join("balance").display().to_string());
+    ok(&[&["balance", &f, "--player", "hoplite,random", "--network", &net, "--out", &b][..], &quick].concat());
+    let manifest = hoplite_formats::Manifest::read(&d.join("balance/run.toml")).unwrap();
+    let networks: Vec<Option<&str>> = manifest.players.iter().map(|p| p.network.as_deref()).collect();
+    assert_eq!(networks, [Some(net.as_str()), None]);
     // Weights and a network are two evaluations.
     let o = hoplite(&[
         "datagen",
