@@ -39,6 +39,8 @@ enum Command {
     Eval(commands::eval::EvalArgs),
     /// Self-play games of one variant in parallel: games.csv, positions.csv, summary.csv.
     Selfplay(commands::selfplay::SelfplayArgs),
+    /// Training positions for a network from hoplite's self-play: positions.bin.
+    Datagen(commands::datagen::DatagenArgs),
     /// Engine A against engine B in colour-swapped pairs: Elo, LOS, SPRT.
     Match(Box<commands::matchup::MatchArgs>),
     /// Rule configurations of one variant with the same seeds: each side's score and 95% CI.
@@ -90,6 +92,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::moves::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Selfplay(a) => commands::selfplay::run_selfplay(a),
+        Command::Datagen(a) => commands::datagen::run(a),
         Command::Match(a) => commands::matchup::run(*a),
         Command::Balance(a) => commands::balance::run(a),
         Command::Book(a) => commands::book::run(a),

@@ -4,11 +4,9 @@
 
 use hoplite_core::{Position, Variant};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Duration;
 
 mod common;
-use common::{hoplite, ok, tmp, tmp_dir};
+use common::{hoplite, kill_after_games, ok, tmp, tmp_dir};
 
 const FILES: [&str; 4] = ["games.csv", "positions.csv", "summary.csv", "games.pgn"];
 
@@ -78,25 +76,10 @@ fn a_killed_run_resumes_to_the_same_files() {
     run("sultan", &whole, &["--threads", "2"]);
     let cut = tmp("killed");
     let out = cut.display().to_string();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hoplite"))
-        .args(run_args("sultan", &cut, &["--threads", "2"]))
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    // Kill once a few games are on disk.
-    for _ in 0..600 {
-        let n = std::fs::read_to_string(cut.join("games.csv")).map(|s| s.lines().count()).unwrap_or(0);
-        if n >= 4 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let done = kill_after_games(&run_args("sultan", &cut, &["--threads", "2"]), &cut, 3);
+    assert!(done < 10, "the run finished before it could be killed");
     // A torn line, as a kill in the middle of a write leaves it.
     let mut games = std::fs::read_to_string(cut.join("games.csv")).unwrap();
-    let done = games.lines().count() - 1;
-    assert!(done < 10, "the run finished before it could be killed");
     games.push_str("9,sultan,default,12");
     std::fs::write(cut.join("games.csv"), games).unwrap();
     // Without --resume the directory is protected; with other arguments the resume is refused.

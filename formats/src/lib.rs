@@ -17,11 +17,16 @@ pub mod tune;
 pub use decimal::Decimal;
 pub use error::FormatError;
 pub use manifest::{Manifest, PlayerRecord, RunKind};
-pub use records::{GameRow, MatchRow, PositionRow, SprtRow, SprtVerdict, SummaryRow, ValueRow, WhiteScore};
+pub use records::{
+    GameRow, MatchRow, PackedIndexRow, PositionRow, SprtRow, SprtVerdict, SummaryRow, ValueRow, WhiteScore,
+};
 
 /// The files of a run directory.
 pub const GAMES: &str = "games.csv";
 pub const POSITIONS: &str = "positions.csv";
+/// Training positions for a network (`packed`), and each game's share of them.
+pub const PACKED: &str = "positions.bin";
+pub const PACKED_INDEX: &str = "positions-index.csv";
 pub const SUMMARY: &str = "summary.csv";
 pub const PGN: &str = "games.pgn";
 pub const MANIFEST: &str = "run.toml";

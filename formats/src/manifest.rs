@@ -19,6 +19,8 @@ pub enum RunKind {
     Selfplay,
     Match,
     Balance,
+    /// Self-play that keeps training positions for a network (positions.bin).
+    Datagen,
 }
 
 impl RunKind {
@@ -27,6 +29,7 @@ impl RunKind {
             RunKind::Selfplay => "selfplay",
             RunKind::Match => "match",
             RunKind::Balance => "balance",
+            RunKind::Datagen => "datagen",
         }
     }
 }
@@ -77,6 +80,12 @@ pub struct PlayerRecord {
     /// hoplite's search parameters file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub params: Option<String>,
+    /// hoplite's network file, and a hash of its bytes (so that a resume with another
+    /// network under the same name is refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network_hash: Option<String>,
     /// An outside engine's name in engines.toml, and all it says of the engine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine_name: Option<String>,
@@ -390,6 +399,9 @@ fn player_flags(flag: &mut impl FnMut(&str, String), prefix: &str, p: &PlayerRec
     }
     if let Some(w) = &p.params {
         flag(&format!("{prefix}params"), w.clone());
+    }
+    if let Some(n) = &p.network {
+        flag(&format!("{prefix}network"), n.clone());
     }
 }
 

@@ -109,16 +109,34 @@ impl PackedWriter<BufWriter<std::fs::File>> {
     }
 }
 
+/// The header of a file of `variant`'s packed positions.
+pub fn header(variant: &Variant) -> [u8; HEADER_LEN] {
+    Header::of(&Layout::of(variant)).bytes()
+}
+
 impl<W: Write> PackedWriter<W> {
     /// A writer to `out`, the header written first.
     pub fn new(mut out: W, variant: &Variant) -> std::io::Result<Self> {
-        let layout = Layout::of(variant);
-        out.write_all(&Header::of(&layout).bytes())?;
-        Ok(PackedWriter { out, squares: layout.files * layout.ranks })
+        out.write_all(&header(variant))?;
+        Ok(PackedWriter::append(out, variant))
     }
 
-    pub fn write(&mut self, p: &PackedPosition) -> std::io::Result<()> {
-        self.out.write_all(&encode(p, self.squares))
+    /// A writer that adds records to `out`, which holds `variant`'s header already (a
+    /// resumed run's file).
+    pub fn append(out: W, variant: &Variant) -> Self {
+        let layout = Layout::of(variant);
+        PackedWriter { out, squares: layout.files * layout.ranks }
+    }
+
+    /// Writes one record; returns its length in bytes.
+    pub fn write(&mut self, p: &PackedPosition) -> std::io::Result<usize> {
+        let record = encode(p, self.squares);
+        self.out.write_all(&record)?;
+        Ok(record.len())
+    }
+
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
     }
 
     pub fn finish(mut self) -> std::io::Result<W> {

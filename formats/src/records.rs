@@ -84,6 +84,16 @@ pub struct PositionRow {
     pub result: WhiteScore,
 }
 
+/// One game's share of positions.bin, in the order the file holds them: how many training
+/// positions it gave and their bytes. A resume cuts positions.bin back to the games of
+/// games.csv by it, and a merge interleaves shards' records in game-id order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PackedIndexRow {
+    pub game_id: u64,
+    pub positions: u64,
+    pub bytes: u64,
+}
+
 /// One configuration's totals: White's score with its 95% interval, and how games ended.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {

@@ -48,6 +48,10 @@ pub const BOOK_FILTERED_PLIES: u32 = 8;
 pub const BOOK_WITHIN: i32 = 60;
 pub const BOOK_TRIES_PER_POSITION: u64 = 100;
 
+/// Training data for a network: a hoplite's nodes per move (a small search, as first nets
+/// are made from).
+pub const DATAGEN_NODES: u64 = 5000;
+
 /// Labels: the share of a label that is the player's win probability.
 pub const LABEL_BLEND: f64 = 1.0;
 

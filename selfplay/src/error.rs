@@ -27,6 +27,13 @@ pub enum RunError {
     Changed { path: String, diff: String },
     #[error("{0}")]
     Merge(String),
+    #[error("{path}: {message}")]
+    Packed { path: String, message: String },
+    #[error(
+        "network {file}: the run in {dir} began with {was}, and it is now {now}; a resumed run plays \
+         with the network it began with"
+    )]
+    NetworkChanged { file: String, dir: String, was: String, now: String },
     #[error("cannot start {threads} threads: {message}")]
     Threads { threads: usize, message: String },
     #[error("player '{name}': {error}")]

@@ -1,7 +1,7 @@
 //! `hoplite balance`: rule configurations of one variant with the same seeds.
 
 use super::progress::Display;
-use super::run_args::{finish, BudgetArgs, RunArgs};
+use super::run_args::{finish, BudgetArgs, EngineArgs, RunArgs};
 use super::CmdResult;
 use clap::Args;
 use hoplite_selfplay::request::balance::BalanceRequest;
@@ -26,6 +26,8 @@ pub struct BalanceArgs {
     /// marks the verdicts where it reads otherwise.
     #[arg(long)]
     control: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -56,6 +58,7 @@ pub fn run(a: BalanceArgs) -> CmdResult {
         players: a.player,
         budget: a.budget.lists(),
         control: a.control,
+        files: a.engine.files(),
         run: a.run.request(),
     };
     let done = request.run(shown("balance"))?;

@@ -30,6 +30,8 @@ macro_rules! side_args {
             weights: Option<PathBuf>,
             #[arg(id = concat!($side, "-params"), long = concat!($side, "-params"), help = concat!("Player ", $who, "'s search parameters file (hoplite's engine)"))]
             params: Option<PathBuf>,
+            #[arg(id = concat!($side, "-network"), long = concat!($side, "-network"), help = concat!("Player ", $who, "'s network file (hoplite's engine), instead of weights"))]
+            network: Option<PathBuf>,
             #[arg(id = concat!($side, "-random"), long = concat!($side, "-random"), help = concat!("Player ", $who, " plays uniformly random legal moves (the same as --", $side, " random)"))]
             random: bool,
             #[arg(id = concat!($side, "-name"), long = concat!($side, "-name"), help = concat!("Player ", $who, "'s name in games.csv (default: the player's; ", $who, " when both are the same)"))]
@@ -46,7 +48,7 @@ macro_rules! side_args {
                     depth: self.depth,
                     movetime: self.movetime,
                     tc: self.tc,
-                    files: EngineFiles { weights: self.weights, params: self.params },
+                    files: EngineFiles { weights: self.weights, params: self.params, network: self.network },
                 }
             }
         }

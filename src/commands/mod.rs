@@ -2,6 +2,7 @@
 
 pub mod balance;
 pub mod book;
+pub mod datagen;
 pub mod eval;
 pub mod import;
 pub mod label;

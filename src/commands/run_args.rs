@@ -186,7 +186,7 @@ impl RunArgs {
     }
 }
 
-/// hoplite's engine files (`--weights`, `--params`).
+/// hoplite's engine files (`--weights`, `--params`, `--network`).
 #[derive(Args)]
 pub struct EngineArgs {
     /// Evaluation weights file for hoplite's engine (TOML, as `hoplite tune` writes); default:
@@ -197,11 +197,15 @@ pub struct EngineArgs {
     /// lists them); those it leaves out keep their defaults.
     #[arg(long)]
     params: Option<PathBuf>,
+    /// A network file for hoplite's engine to evaluate with instead of weights (as `hoplite
+    /// train` writes; made for this variant). run.toml records it with a hash of its bytes.
+    #[arg(long)]
+    network: Option<PathBuf>,
 }
 
 impl EngineArgs {
     pub(crate) fn files(self) -> EngineFiles {
-        EngineFiles { weights: self.weights, params: self.params }
+        EngineFiles { weights: self.weights, params: self.params, network: self.network }
     }
 }
 

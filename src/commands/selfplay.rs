@@ -52,7 +52,8 @@ pub struct MergeArgs {
 }
 
 pub fn run_merge(a: MergeArgs) -> CmdResult {
-    let n = merge::merge(&a.dirs, &a.out)?;
-    eprintln!("merged {n} games into {}", a.out.display());
+    let merged = merge::merge(&a.dirs, &a.out)?;
+    let positions = merged.positions.map(|p| format!(" and {p} training positions")).unwrap_or_default();
+    eprintln!("merged {} games{positions} into {}", merged.games, a.out.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -2,7 +2,8 @@
 #![allow(dead_code)] // each test file uses its own part
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 pub fn hoplite(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hoplite")).args(args).output().unwrap()
@@ -35,4 +36,25 @@ pub fn tmp_dir(name: &str) -> PathBuf {
     let d = tmp(name);
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+/// Starts hoplite with `args` and kills it once `dir`'s games.csv holds `games` games, as a kill
+/// in the middle of a run does; returns the games it holds then.
+pub fn kill_after_games(args: &[String], dir: &Path, games: usize) -> usize {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hoplite"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let held = || std::fs::read_to_string(dir.join("games.csv")).map_or(0, |s| s.lines().count().saturating_sub(1));
+    for _ in 0..1000 {
+        if held() >= games {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    held()
 }

@@ -351,6 +351,7 @@ pub fn run(
         manifest,
         players: seats.iter().map(|(p, _)| p.clone()).collect(),
         configs: infos.clone(),
+        packing: None,
     };
     let mut plan = Configurations {
         balance: b,

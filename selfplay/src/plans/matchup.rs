@@ -171,6 +171,7 @@ pub fn run(
         manifest,
         players: vec![a.clone(), b.clone()],
         configs: vec![ConfigInfo { label: config.clone(), base: config.clone(), ..Default::default() }],
+        packing: None,
     };
     let openings = Openings::new(variant, opts)?;
     let games = opts.games + opts.games % 2;

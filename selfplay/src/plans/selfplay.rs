@@ -5,6 +5,7 @@ use crate::error::RunError;
 use crate::openings::played;
 use crate::openings::{Openings, SharedCache};
 use crate::run::output::ConfigInfo;
+use crate::run::packed::Packing;
 use crate::run::{count_white, GameJob, Plan, Progress, Run, RunReport};
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::seed::game_seed;
@@ -54,9 +55,23 @@ pub fn run(
     opts: &RunOptions,
     progress: impl FnMut(&Progress),
 ) -> Result<RunReport, RunError> {
+    play(variant, variant_arg, player, opts, RunKind::Selfplay, None, progress)
+}
+
+/// The games of `run`, recorded in run.toml as a run of `kind`, keeping `packing`'s training
+/// positions (a datagen run's: the same games as a selfplay run's).
+pub(crate) fn play(
+    variant: &Arc<Variant>,
+    variant_arg: &str,
+    player: &PlayerSpec,
+    opts: &RunOptions,
+    kind: RunKind,
+    packing: Option<Packing>,
+    progress: impl FnMut(&Progress),
+) -> Result<RunReport, RunError> {
     player.check(variant)?;
     let openings = Openings::new(variant, opts)?;
-    let mut manifest = opts.manifest(RunKind::Selfplay, &[player]);
+    let mut manifest = opts.manifest(kind, &[player]);
     manifest.variant = Some(variant_arg.to_string());
     let rungs = opts.rungs(player);
     let ladder = rungs.len() > 1;
@@ -67,6 +82,7 @@ pub fn run(
         manifest,
         players: rungs.into_iter().map(|(p, _)| p).collect(),
         configs: infos.clone(),
+        packing,
     };
     let configs = infos.iter().map(|c| c.label.as_str().into()).collect();
     let mut plan = Selfplay { variant: variant.clone(), openings, configs, games: opts.games, seed: opts.seed };

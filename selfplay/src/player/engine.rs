@@ -3,7 +3,7 @@
 use super::{Clocks, EngineFiles, Player, Reply, Turn};
 use crate::error::PlayerError;
 use hoplite_core::{Colour, Variant};
-use hoplite_search::{Budget, Clock, Search, SearchParams, Weights};
+use hoplite_search::{Budget, Clock, Evaluator, Search, SearchParams, Weights};
 use std::sync::Arc;
 
 pub struct EnginePlayer {
@@ -46,11 +46,12 @@ impl Player for EnginePlayer {
                     self.search = Some((variant.clone(), search));
                     return Ok(());
                 }
-                let weights = match &self.files.weights {
-                    Some(p) => Weights::load(variant, p).map_err(|e| setup(&e))?,
-                    None => Weights::for_variant(variant),
+                let evaluator = match (&self.files.network, &self.files.weights) {
+                    (Some(n), _) => Evaluator::load_network(variant, n).map_err(|e| setup(&e))?,
+                    (None, Some(p)) => Weights::load(variant, p).map_err(|e| setup(&e))?.into(),
+                    (None, None) => Weights::for_variant(variant).into(),
                 };
-                let mut search = Search::new(weights, self.hash_mb);
+                let mut search = Search::new(evaluator, self.hash_mb);
                 if let Some(p) = &self.files.params {
                     search.set_params(SearchParams::load(p).map_err(|e| setup(&e))?);
                 }

@@ -142,6 +142,18 @@ pub struct EngineFiles {
     pub weights: Option<PathBuf>,
     /// Search parameters (TOML, `name = value`, as `hoplite_search::SearchParams` reads).
     pub params: Option<PathBuf>,
+    /// A network to evaluate with instead of weights (as `hoplite train` writes).
+    pub network: Option<PathBuf>,
+}
+
+impl EngineFiles {
+    /// The network's file and the hash of its bytes, as run.toml records them (no hash when
+    /// it cannot be read: `PlayerSpec::check` says why before any game).
+    fn network_record(&self) -> (Option<String>, Option<String>) {
+        let Some(path) = &self.network else { return (None, None) };
+        let hash = hoplite_search::eval::network::file_hash(path).ok().map(|h| format!("{h:016x}"));
+        (Some(path.display().to_string()), hash)
+    }
 }
 
 /// A player as the command line and run.toml describe it.
@@ -184,14 +196,19 @@ impl PlayerSpec {
     pub fn record(&self) -> PlayerRecord {
         let name = self.name().to_string();
         match self {
-            PlayerSpec::Hoplite { budget, files, .. } => PlayerRecord {
-                name,
-                kind: PlayerKind::Hoplite,
-                budget: Some(*budget),
-                weights: files.weights.as_ref().map(|w| w.display().to_string()),
-                params: files.params.as_ref().map(|w| w.display().to_string()),
-                ..Default::default()
-            },
+            PlayerSpec::Hoplite { budget, files, .. } => {
+                let (network, network_hash) = files.network_record();
+                PlayerRecord {
+                    name,
+                    kind: PlayerKind::Hoplite,
+                    budget: Some(*budget),
+                    weights: files.weights.as_ref().map(|w| w.display().to_string()),
+                    params: files.params.as_ref().map(|w| w.display().to_string()),
+                    network,
+                    network_hash,
+                    ..Default::default()
+                }
+            }
             PlayerSpec::Random { .. } => PlayerRecord { name, kind: PlayerKind::Random, ..Default::default() },
             PlayerSpec::Engine { engine, config, budget, .. } => PlayerRecord {
                 name,
@@ -210,6 +227,15 @@ impl PlayerSpec {
         let fail = |error| RunError::Player { name: self.name().to_string(), error };
         match self {
             PlayerSpec::Hoplite { files, .. } => {
+                if files.weights.is_some() && files.network.is_some() {
+                    return Err(RunError::Usage(
+                        "--weights and --network are two evaluations for hoplite's engine: give one".into(),
+                    ));
+                }
+                if let Some(n) = &files.network {
+                    hoplite_search::Evaluator::load_network(variant, n)
+                        .map_err(|e| fail(PlayerError::Setup(e.to_string())))?;
+                }
                 if let Some(w) = &files.weights {
                     hoplite_search::Weights::load(variant, w)?;
                 }

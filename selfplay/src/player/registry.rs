@@ -54,7 +54,7 @@ impl Registry {
         let display = display.to_string();
         if files != EngineFiles::default() && name != "hoplite" {
             return Err(RunError::Usage(format!(
-                "weights and parameters files are for hoplite's engine, not '{name}'"
+                "weights, parameters and network files are for hoplite's engine, not '{name}'"
             )));
         }
         Ok(match name {

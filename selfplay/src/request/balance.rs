@@ -21,6 +21,8 @@ pub struct BalanceRequest {
     pub budget: BudgetLists,
     /// Also play the chess control at every budget.
     pub control: bool,
+    /// hoplite's files (its weights, parameters or network), for every configuration.
+    pub files: EngineFiles,
     pub run: RunRequest,
 }
 
@@ -46,7 +48,8 @@ impl BalanceRequest {
     pub fn run(&self, events: impl FnMut(Event)) -> Result<BalanceOutcome, RunError> {
         let b = balance::load_with(&self.config, self.control)?;
         let stem = self.config.file_stem().map_or("run".into(), |s| s.to_string_lossy().to_string());
-        play(b, &self.players, &self.budget, &self.run, &format!("runs/balance-{stem}"), events)
+        let players = Players { names: &self.players, files: &self.files };
+        play(b, players, &self.budget, &self.run, &format!("runs/balance-{stem}"), events)
     }
 }
 
@@ -67,11 +70,18 @@ fn file_defaults(f: &BalanceFile) -> RunDefaults {
     }
 }
 
+/// Who plays a balance file's configurations: the names given (none: the file's, else
+/// hoplite), and hoplite's files.
+pub(crate) struct Players<'a> {
+    pub names: &'a [String],
+    pub files: &'a EngineFiles,
+}
+
 /// Plays a balance file's configurations with the request's players, budget and run
 /// settings over the file's (the output in `default_out` unless the request names one).
 pub(crate) fn play(
     b: Balance,
-    players: &[String],
+    players: Players,
     budget: &BudgetLists,
     run: &RunRequest,
     default_out: &str,
@@ -87,14 +97,18 @@ pub(crate) fn play(
         BudgetLists { nodes, depth: f.depth.as_ref().map_or(vec![], |d| d.to_vec()), ..Default::default() }.budgets()
     };
     let budget = ladder(if given[0].is_empty() { from_file()? } else { given }, &mut opts);
-    let names = match (players, &f.players) {
+    let names = match (players.names, &f.players) {
         (cli, _) if !cli.is_empty() => cli.to_vec(),
         (_, Some(file)) if !file.is_empty() => file.clone(),
         _ => vec![defaults::PLAYER.to_string()],
     };
     let players = names
         .iter()
-        .map(|n| registry.player(n, n, budget, EngineFiles::default(), opts.tt_megabytes))
+        .map(|n| {
+            // Only hoplite's engine takes files: other players of the run play without them.
+            let files = if n == defaults::PLAYER { players.files.clone() } else { EngineFiles::default() };
+            registry.player(n, n, budget, files, opts.tt_megabytes)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let report = balance::run(&b, &players, &opts, |p| events(Event::Progress(p)))?;
     events(Event::Finished(&report, &opts.out));

@@ -5,6 +5,7 @@
 
 pub mod balance;
 pub mod book;
+pub mod datagen;
 pub mod label;
 pub mod matchup;
 pub mod selfplay;

@@ -6,9 +6,10 @@ use crate::error::RunError;
 use crate::openings::played::Method;
 use crate::plans::selfplay;
 use crate::player::EngineFiles;
-use crate::{Progress, RunReport};
+use crate::{PlayerSpec, Progress, RunOptions, RunReport};
 use hoplite_core::Variant;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, Default)]
 pub struct SelfplayRequest {
@@ -34,15 +35,22 @@ impl SelfplayRequest {
     }
 
     pub fn run(&self, progress: impl FnMut(&Progress)) -> Result<SelfplayOutcome, RunError> {
+        let (variant, opts, player) = self.prepare("selfplay")?;
+        let report = selfplay::run(&variant, self.variant(), &player, &opts, progress)?;
+        Ok(SelfplayOutcome { report, out: opts.out })
+    }
+
+    /// The variant, options and player of a run of `command` (whose name the default output
+    /// directory takes): a selfplay run's, or a datagen run's, which plays the same games.
+    pub(super) fn prepare(&self, command: &str) -> Result<(Arc<Variant>, RunOptions, PlayerSpec), RunError> {
         let name = self.variant();
-        let default_out = format!("runs/selfplay-{}", defaults::stem(name));
+        let default_out = format!("runs/{command}-{}", defaults::stem(name));
         let defaults = RunDefaults::of(Method::Played);
         let variant = Variant::load(name)?;
         let (mut opts, registry) = self.run.prepare(&defaults, &default_out, &variant, None)?;
         let budget = ladder(self.budget.budgets()?, &mut opts);
         let player = self.player.as_deref().unwrap_or(defaults::PLAYER);
         let player = registry.player(player, player, budget, self.files.clone(), opts.tt_megabytes)?;
-        let report = selfplay::run(&variant, name, &player, &opts, progress)?;
-        Ok(SelfplayOutcome { report, out: opts.out })
+        Ok((variant, opts, player))
     }
 }

@@ -2,7 +2,7 @@
 //! imbalances, or (`until`) rounds of them until the values are as narrow as asked, played
 //! here, each round's balance file built in memory.
 
-use super::balance::play;
+use super::balance::{play, Players};
 use super::{BudgetLists, Event, RunRequest};
 use crate::defaults;
 use crate::error::RunError;
@@ -10,6 +10,7 @@ use crate::plans::balance;
 use crate::plans::values::{
     balance_file, default_imbalances, fit_notes, next_round, parse_targets, targets_met, values, FitNote,
 };
+use crate::player::EngineFiles;
 use hoplite_core::Variant;
 use hoplite_formats::{csvfile, SummaryRow, ValueRow, SUMMARY, VALUES};
 use hoplite_search::eval::linear::{Term, Weights};
@@ -66,6 +67,12 @@ fn write_file(path: &Path, text: &str) -> Result<(), RunError> {
 }
 
 impl ValuesRequest {
+    /// Who plays: the players named, hoplite with its own evaluation.
+    fn players(&self) -> Players<'_> {
+        const NO_FILES: &EngineFiles = &EngineFiles { weights: None, params: None, network: None };
+        Players { names: &self.players, files: NO_FILES }
+    }
+
     pub fn run(&self, events: impl FnMut(Event)) -> Result<ValuesOutcome, RunError> {
         if self.until.is_some() {
             return self.rounds(events);
@@ -94,7 +101,7 @@ impl ValuesRequest {
                 (balance::from_text(&path, text, false)?, RunRequest { out: Some(out), ..self.run.clone() })
             }
         };
-        let done = play(b, &self.players, &self.budget, &run, "", events)?;
+        let done = play(b, self.players(), &self.budget, &run, "", events)?;
         let rows: Vec<SummaryRow> = csvfile::read(&done.out.join(SUMMARY))?;
         let b = &done.balance;
         let table = values(b, &rows, &texel(&b.base)).map_err(usage)?;
@@ -146,7 +153,7 @@ impl ValuesRequest {
             write_file(&path, &text)?;
             let run = RunRequest { out: Some(dir.clone()), games: None, seed: None, ..self.run.clone() };
             let b = balance::from_text(&path, text, false)?;
-            let done = play(b, &self.players, &self.budget, &run, "", &mut events)?;
+            let done = play(b, self.players(), &self.budget, &run, "", &mut events)?;
             rows.extend(csvfile::read::<SummaryRow>(&done.out.join(SUMMARY))?);
             for p in &picks {
                 if !played.contains(p) {

@@ -6,7 +6,7 @@
 use crate::error::PlayerError;
 use crate::openings::Opening;
 use crate::player::{Clocks, Player, Turn, CLOCK_MARGIN};
-use hoplite_core::{Colour, GameResult, Position, Termination, Variant};
+use hoplite_core::{Colour, GameResult, Move, Position, Termination, Variant};
 use hoplite_search::Clock;
 use hoplite_search::MATE_BOUND;
 use rand::SeedableRng;
@@ -77,6 +77,10 @@ pub struct GameRecord {
     pub branching: f64,
     /// The players' evaluations after each move, centipawns from White's view (when asked).
     pub evals: Vec<i32>,
+    /// Each move a player chose after the opening and its score (its side's view), in order;
+    /// the last may be one the adjudicator ended the game before making. Kept always (a few
+    /// bytes a ply): training positions are read from it (`plans::datagen`).
+    pub searched: Vec<(Move, Option<i32>)>,
 }
 
 /// Counts the plies in a row that the scores stayed beyond the adjudicator's thresholds.
@@ -144,6 +148,7 @@ fn unplayed(g: &Game, opening_fen: String, result: GameResult, termination: Term
         failure: None,
         branching: 0.0,
         evals: Vec::new(),
+        searched: Vec::new(),
     }
 }
 
@@ -177,7 +182,7 @@ pub fn play(g: &Game, mut players: [&mut dyn Player; 2]) -> GameRecord {
     let mut adjudicator = Adjudicator::default();
     let mut legal = Vec::new();
     let mut failure = None;
-    let (mut legal_total, mut evals) = (0usize, Vec::new());
+    let (mut legal_total, mut evals, mut searched) = (0usize, Vec::new(), Vec::new());
     let mut remaining = g.clocks.map(|c| c.map(|c| c.left));
     let (result, termination) = loop {
         if let Some(end) = pos.outcome() {
@@ -234,6 +239,7 @@ pub fn play(g: &Game, mut players: [&mut dyn Player; 2]) -> GameRecord {
         if g.record_evals {
             evals.push(white_score);
         }
+        searched.push((reply.mv, reply.score));
         if let Some(r) = adjudicator.after(&g.adjudication, pos.ply() as u32, white_score) {
             break (r, Termination::Adjudication);
         }
@@ -255,6 +261,7 @@ pub fn play(g: &Game, mut players: [&mut dyn Player; 2]) -> GameRecord {
         failure,
         branching: legal_total as f64 / plies.max(1) as f64,
         evals,
+        searched,
         ..unplayed(g, opening_fen, result, termination)
     }
 }

@@ -1,13 +1,17 @@
 //! `hoplite merge DIR... --out DIR`: shards of one run combined into the files the unsharded
-//! run writes, byte for byte.
+//! run writes, byte for byte (positions.bin too, interleaved game by game by its index).
 
 use crate::error::RunError;
 use crate::run::output::{ConfigInfo, Tallies};
 use crate::run::parse_shard;
-use hoplite_formats::{csvfile, FormatError, GameRow, Manifest, SummaryRow, GAMES, MANIFEST, PGN, POSITIONS, SUMMARY};
+use hoplite_formats::packed::HEADER_LEN;
+use hoplite_formats::{
+    csvfile, FormatError, GameRow, Manifest, PackedIndexRow, SummaryRow, GAMES, MANIFEST, PACKED, PACKED_INDEX, PGN,
+    POSITIONS, SUMMARY,
+};
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Lines of a positions file (after the header) with the game id of each: the rows are
@@ -80,7 +84,13 @@ fn one_run(dirs: &[PathBuf]) -> Result<Manifest, RunError> {
     Ok(run)
 }
 
-pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, RunError> {
+/// What a merge joined: the games, and the training positions when the shards keep them.
+pub struct Merged {
+    pub games: usize,
+    pub positions: Option<u64>,
+}
+
+pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, RunError> {
     if dirs.is_empty() {
         return Err(RunError::Usage("merge: name at least one run directory".into()));
     }
@@ -106,14 +116,18 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, RunError> {
     positions.sort_by_key(|(id, _)| *id);
     manifest.write(&out.join(MANIFEST))?;
     csvfile::write(&out.join(GAMES), &rows)?;
-    let pos_path = out.join(POSITIONS);
-    let write_err = |e: std::io::Error| FormatError::io(&pos_path, "write", e);
-    let mut pw = BufWriter::new(File::create(&pos_path).map_err(write_err)?);
-    writeln!(pw, "{}", csvfile::header::<hoplite_formats::PositionRow>().join(",")).map_err(write_err)?;
-    for (_, l) in &positions {
-        writeln!(pw, "{l}").map_err(write_err)?;
+    // A datagen run keeps positions.bin instead.
+    if dirs.iter().any(|d| d.join(POSITIONS).exists()) {
+        let pos_path = out.join(POSITIONS);
+        let write_err = |e: std::io::Error| FormatError::io(&pos_path, "write", e);
+        let mut pw = BufWriter::new(File::create(&pos_path).map_err(write_err)?);
+        writeln!(pw, "{}", csvfile::header::<hoplite_formats::PositionRow>().join(",")).map_err(write_err)?;
+        for (_, l) in &positions {
+            writeln!(pw, "{l}").map_err(write_err)?;
+        }
+        pw.flush().map_err(write_err)?;
     }
-    pw.flush().map_err(write_err)?;
+    let packed = merge_packed(dirs, out)?;
     if dirs.iter().any(|d| d.join(PGN).exists()) {
         let text: String = pgn.into_values().collect();
         std::fs::write(out.join(PGN), text).map_err(|e| FormatError::io(&out.join(PGN), "write", e))?;
@@ -126,7 +140,75 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, RunError> {
         })
         .collect();
     Tallies::from_rows(&rows, &order).write_summary(out)?;
-    Ok(rows.len())
+    Ok(Merged { games: rows.len(), positions: packed })
+}
+
+/// One shard's positions.bin, read in step with its index.
+struct PackedShard {
+    path: PathBuf,
+    reader: BufReader<File>,
+    rows: std::iter::Peekable<std::vec::IntoIter<PackedIndexRow>>,
+}
+
+impl PackedShard {
+    fn open(dir: &Path) -> Result<(PackedShard, [u8; HEADER_LEN]), RunError> {
+        let path = dir.join(PACKED);
+        let mut reader = BufReader::new(File::open(&path).map_err(|e| FormatError::io(&path, "open", e))?);
+        let mut header = [0u8; HEADER_LEN];
+        reader.read_exact(&mut header).map_err(|e| FormatError::io(&path, "read its header", e))?;
+        let rows: Vec<PackedIndexRow> = csvfile::read(&dir.join(PACKED_INDEX))?;
+        Ok((PackedShard { path, reader, rows: rows.into_iter().peekable() }, header))
+    }
+}
+
+/// Joins the shards' positions.bin into the unsharded run's, game by game in game-id order as
+/// their indexes divide them, streaming; the positions, or none when the shards keep none.
+fn merge_packed(dirs: &[PathBuf], out: &Path) -> Result<Option<u64>, RunError> {
+    if !dirs.iter().any(|d| d.join(PACKED).exists()) {
+        return Ok(None);
+    }
+    let mut shards: Vec<PackedShard> = Vec::new();
+    let mut header = [0u8; HEADER_LEN];
+    for d in dirs {
+        let (shard, its) = PackedShard::open(d)?;
+        if let Some(first) = shards.first().filter(|_| its != header) {
+            return Err(RunError::Merge(format!(
+                "{} and {}: their headers differ (positions of another variant or format)",
+                first.path.display(),
+                shard.path.display()
+            )));
+        }
+        header = its;
+        shards.push(shard);
+    }
+    let out_path = out.join(PACKED);
+    let write_err = |e: std::io::Error| FormatError::io(&out_path, "write", e);
+    let mut w = BufWriter::new(File::create(&out_path).map_err(write_err)?);
+    w.write_all(&header).map_err(write_err)?;
+    let mut index: Vec<PackedIndexRow> = Vec::new();
+    while let Some((id, i)) = shards.iter_mut().enumerate().filter_map(|(i, s)| Some((s.rows.peek()?.game_id, i))).min()
+    {
+        let shard = &mut shards[i];
+        let row = shard.rows.next().expect("peeked");
+        if index.last().is_some_and(|r| r.game_id >= id) {
+            return Err(RunError::Merge(format!("{}: game {id} appears twice or out of order", shard.path.display())));
+        }
+        let copied = std::io::copy(&mut shard.reader.by_ref().take(row.bytes), &mut w).map_err(write_err)?;
+        if copied != row.bytes {
+            let cut =
+                format!("{}: cut short: its index lists game {id}'s records beyond its end", shard.path.display());
+            return Err(RunError::Merge(cut));
+        }
+        index.push(row);
+    }
+    for s in &mut shards {
+        if !s.reader.fill_buf().map_err(|e| FormatError::io(&s.path, "read", e))?.is_empty() {
+            return Err(RunError::Merge(format!("{}: records beyond those its index lists", s.path.display())));
+        }
+    }
+    w.flush().map_err(write_err)?;
+    csvfile::write(&out.join(PACKED_INDEX), &index)?;
+    Ok(Some(index.iter().map(|r| r.positions).sum()))
 }
 
 /// What each configuration is of, from the shards' summaries.

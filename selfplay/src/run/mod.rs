@@ -4,9 +4,11 @@
 //! finish. What differs between commands is the plan (which game has which players, variant
 //! and opening) and the hook that watches the games go by.
 
+mod files;
 pub mod game;
 pub mod merge;
 pub mod output;
+pub mod packed;
 pub mod pgn;
 
 use crate::error::{PlayerError, RunError};
@@ -18,6 +20,7 @@ use crate::stats::Wdl;
 use hoplite_core::{Colour, Variant};
 use hoplite_formats::{GameRow, Manifest};
 use output::{ConfigInfo, RunOutput, Tallies};
+use packed::Packing;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -108,6 +111,8 @@ pub struct Run {
     pub players: Vec<PlayerSpec>,
     /// Configurations in the order summary.csv lists them.
     pub configs: Vec<ConfigInfo>,
+    /// Training positions to keep in positions.bin (instead of positions.csv).
+    pub packing: Option<Packing>,
 }
 
 pub struct RunReport {
@@ -116,6 +121,8 @@ pub struct RunReport {
     pub seconds: f64,
     /// The games a player's failure ended: `game 12: fairymax (Black) crash: ...`.
     pub incidents: Vec<String>,
+    /// Training positions written to positions.bin in this session.
+    pub positions: u64,
 }
 
 impl RunReport {
@@ -181,7 +188,7 @@ impl Run {
         mut progress: impl FnMut(&Progress),
     ) -> Result<RunReport, RunError> {
         let s = &self.settings;
-        let (mut out, previous) = output::open(&s.out, &self.manifest, s.resume, &self.configs)?;
+        let (mut out, previous) = output::open(&s.out, &self.manifest, s.resume, &self.configs, self.packing.as_ref())?;
         let done: BTreeSet<u64> = previous.iter().map(|r| r.game_id).collect();
         let mut tick = Tick::default();
         for row in &previous {
@@ -212,7 +219,9 @@ impl Run {
             })?;
         }
         out.tallies.write_summary(&s.out)?;
-        Ok(RunReport { tallies: out.tallies, played, seconds: started.elapsed().as_secs_f64(), incidents })
+        let positions = out.packed_written();
+        let seconds = started.elapsed().as_secs_f64();
+        Ok(RunReport { tallies: out.tallies, played, seconds, incidents, positions })
     }
 
     /// Plays `jobs` on the thread pool and writes each through `out` in the order the iterator

@@ -4,23 +4,21 @@
 //! line and continues.
 
 use crate::error::RunError;
+use crate::run::files::{filter_lines, io, repair_torn_tail};
 use crate::run::game::GameRecord;
+use crate::run::packed::{PackedOutput, Packing};
 use crate::run::pgn::pgn_text;
 use crate::stats::quality;
 use crate::stats::Wdl;
 use hoplite_core::{GameResult, Termination};
 use hoplite_formats::csvfile::{self, Appender};
 use hoplite_formats::{
-    Decimal, FormatError, GameRow, Manifest, PositionRow, SummaryRow, GAMES, MANIFEST, PGN, POSITIONS, SUMMARY,
+    Decimal, GameRow, Manifest, PlayerRecord, PositionRow, SummaryRow, GAMES, MANIFEST, PGN, POSITIONS, SUMMARY,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-
-fn io(path: &Path, action: &'static str, e: impl std::fmt::Display) -> RunError {
-    FormatError::io(path, action, e).into()
-}
 
 /// What a row of summary.csv is of: its label, the rule configuration, the player and the
 /// budget.
@@ -158,43 +156,6 @@ impl Tallies {
     }
 }
 
-/// Cuts a file after its last newline (a line torn by a kill); returns whether it cut.
-fn repair_torn_tail(path: &Path) -> Result<bool, RunError> {
-    let mut f = match OpenOptions::new().read(true).write(true).open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(io(path, "open", e)),
-    };
-    let mut bytes = Vec::new();
-    f.read_to_end(&mut bytes).map_err(|e| io(path, "read", e))?;
-    if bytes.is_empty() || bytes.ends_with(b"\n") {
-        return Ok(false);
-    }
-    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    f.set_len(keep as u64).map_err(|e| io(path, "repair", e))?;
-    f.seek(SeekFrom::End(0)).map_err(|e| io(path, "repair", e))?;
-    Ok(true)
-}
-
-/// Rewrites a file keeping the lines `keep` accepts (through a temporary file and a rename).
-fn filter_lines(path: &Path, mut keep: impl FnMut(usize, &str) -> bool) -> Result<(), RunError> {
-    let Ok(file) = File::open(path) else {
-        return Ok(());
-    };
-    let tmp = path.with_extension("tmp");
-    {
-        let mut out = BufWriter::new(File::create(&tmp).map_err(|e| io(&tmp, "write", e))?);
-        for (i, line) in BufReader::new(file).lines().enumerate() {
-            let line = line.map_err(|e| io(path, "read", e))?;
-            if keep(i, &line) {
-                writeln!(out, "{line}").map_err(|e| io(&tmp, "write", e))?;
-            }
-        }
-        out.flush().map_err(|e| io(&tmp, "write", e))?;
-    }
-    fs::rename(&tmp, path).map_err(|e| io(path, "replace", e))
-}
-
 /// The lines of two manifests that differ, for the message of a refused resume.
 fn manifest_diff(now: &Manifest, was: &Manifest) -> String {
     let (now, was) = (now.to_toml(), was.to_toml());
@@ -203,11 +164,32 @@ fn manifest_diff(now: &Manifest, was: &Manifest) -> String {
     added.chain(removed).collect::<Vec<_>>().join("\n")
 }
 
+/// A resume with another network than a player began with is refused, naming the file.
+fn same_networks(now: &Manifest, was: &Manifest, dir: &Path) -> Result<(), RunError> {
+    let show = |p: &PlayerRecord| match (&p.network, &p.network_hash) {
+        (None, _) => "no network".to_string(),
+        (Some(file), hash) => format!("{file} (hash {})", hash.as_deref().unwrap_or("unreadable")),
+    };
+    for (n, w) in now.players.iter().zip(&was.players) {
+        if (&n.network, &n.network_hash) != (&w.network, &w.network_hash) {
+            return Err(RunError::NetworkChanged {
+                file: n.network.clone().or(w.network.clone()).unwrap_or_default(),
+                dir: dir.display().to_string(),
+                was: show(w),
+                now: show(n),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The open output files of a run.
 pub struct RunOutput {
     pub dir: PathBuf,
     games: Appender<File, GameRow>,
-    positions: Appender<BufWriter<File>, PositionRow>,
+    /// positions.csv, unless the run packs its positions (positions.bin) instead.
+    positions: Option<Appender<BufWriter<File>, PositionRow>>,
+    packed: Option<PackedOutput>,
     pgn: Option<BufWriter<File>>,
     timing: bool,
     evals: bool,
@@ -217,12 +199,14 @@ pub struct RunOutput {
 
 /// Opens (or, with `resume`, reopens and repairs) a run directory. A resume of a run started
 /// with another manifest is refused. Returns the output and the rows of the games already
-/// done; `configs` orders the summary.
+/// done; `configs` orders the summary; with `packing`, positions.bin takes positions.csv's
+/// place.
 pub fn open(
     dir: &Path,
     manifest: &Manifest,
     resume: bool,
     configs: &[ConfigInfo],
+    packing: Option<&Packing>,
 ) -> Result<(RunOutput, Vec<GameRow>), RunError> {
     fs::create_dir_all(dir).map_err(|e| io(dir, "create output directory", e))?;
     let games_path = dir.join(GAMES);
@@ -236,6 +220,7 @@ pub fn open(
             return Err(RunError::Exists { dir: dir.display().to_string() });
         }
         let old = Manifest::read(&manifest_path)?;
+        same_networks(manifest, &old, dir)?;
         if old != *manifest {
             let diff = manifest_diff(manifest, &old);
             return Err(RunError::Changed { path: manifest_path.display().to_string(), diff });
@@ -276,11 +261,18 @@ pub fn open(
         games.header()?;
         games.flush()?;
     }
-    let positions_new = !existing || fs::metadata(&positions_path).map(|m| m.len() == 0).unwrap_or(true);
-    let mut positions = Appender::new(BufWriter::new(open_append(&positions_path)?), &positions_path);
-    if positions_new {
-        positions.header()?;
-    }
+    let positions = match packing {
+        Some(_) => None,
+        None => {
+            let new = !existing || fs::metadata(&positions_path).map(|m| m.len() == 0).unwrap_or(true);
+            let mut positions = Appender::new(BufWriter::new(open_append(&positions_path)?), &positions_path);
+            if new {
+                positions.header()?;
+            }
+            Some(positions)
+        }
+    };
+    let packed = packing.map(|p| PackedOutput::open(dir, p, existing, &done)).transpose()?;
     let pgn = if manifest.pgn {
         if !existing {
             File::create(&pgn_path).map_err(|e| io(&pgn_path, "write", e))?;
@@ -293,6 +285,7 @@ pub fn open(
         dir: dir.to_path_buf(),
         games,
         positions,
+        packed,
         pgn,
         timing: manifest.timing,
         evals: manifest.evals,
@@ -302,13 +295,23 @@ pub fn open(
 }
 
 impl RunOutput {
+    /// Training positions written to positions.bin in this session.
+    pub fn packed_written(&self) -> u64 {
+        self.packed.as_ref().map_or(0, |p| p.written)
+    }
+
     /// Writes one finished game to every file, flushed.
     pub fn write(&mut self, rec: &GameRecord) -> Result<GameRow, RunError> {
-        for (ply, fen) in &rec.positions {
-            let row = PositionRow { game_id: rec.game_id, ply: *ply, fen: fen.clone(), result: rec.result.into() };
-            self.positions.push(&row)?;
+        if let Some(packed) = self.packed.as_mut() {
+            packed.write(rec)?;
         }
-        self.positions.flush()?;
+        if let Some(positions) = self.positions.as_mut() {
+            for (ply, fen) in &rec.positions {
+                let row = PositionRow { game_id: rec.game_id, ply: *ply, fen: fen.clone(), result: rec.result.into() };
+                positions.push(&row)?;
+            }
+            positions.flush()?;
+        }
         if let Some(pgn) = self.pgn.as_mut() {
             let path = self.dir.join(PGN);
             pgn.write_all(pgn_text(rec).as_bytes()).map_err(|e| io(&path, "write", e))?;

@@ -37,6 +37,14 @@ fn checksum(bytes: &[u8]) -> u64 {
     })
 }
 
+/// A hash of a network file's bytes, which run.toml records beside its name so that a
+/// resume with another network of the same name is refused.
+pub fn file_hash(path: &Path) -> Result<u64, NetworkError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| NetworkError::Read { path: path.display().to_string(), message: e.to_string() })?;
+    Ok(checksum(&bytes))
+}
+
 impl Network {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
