@@ -51,6 +51,8 @@ enum Command {
     Values(commands::values::ValuesArgs),
     /// Combine the shard directories of one run.
     Merge(commands::selfplay::MergeArgs),
+    /// A network (NNUE) for a variant from its own games: rounds of data, training, gauntlet.
+    Train(Box<commands::train::TrainArgs>),
     /// Texel tuning: fit piece values (and other weights) to self-play positions.
     Tune(commands::tune::TuneArgs),
     /// Relabel positions.csv rows with a player's evaluation as White's expected score (for tune).
@@ -98,6 +100,7 @@ fn main() -> ExitCode {
         Command::Book(a) => commands::book::run(a),
         Command::Values(a) => commands::values::run(a),
         Command::Merge(a) => commands::selfplay::run_merge(a),
+        Command::Train(a) => commands::train::run(*a),
         Command::Tune(a) => commands::tune::run(a),
         Command::Label(a) => commands::label::run(a),
         Command::Report { dir, out } => commands::report(&dir, out),

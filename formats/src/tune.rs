@@ -13,6 +13,21 @@ pub struct LossRow {
     pub seconds: Decimal<4>,
 }
 
+/// One round of `hoplite train` (rounds.csv): the positions trained on, the last epoch's
+/// losses, and the network's Elo (with its 95% error) against the linear evaluation and against
+/// the previous round's network.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoundRow {
+    pub round: usize,
+    pub positions: u64,
+    pub train_loss: Decimal<6>,
+    pub valid_loss: Option<Decimal<6>>,
+    pub elo_linear: Decimal<1>,
+    pub elo_linear_error: Decimal<1>,
+    pub elo_previous: Option<Decimal<1>>,
+    pub elo_previous_error: Option<Decimal<1>>,
+}
+
 /// One weight: its table (`material`, `mobility_end`, ..., or `side`), the piece letter or
 /// term, the piece's name, the value in centipawns, its standard error and whether it was fitted.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -71,3 +71,10 @@ pub fn threads() -> usize {
 pub fn stem(variant: &str) -> &str {
     variant.trim_end_matches(".toml").rsplit('/').next().unwrap_or("run")
 }
+
+/// `hoplite train`: rounds of data and training, self-play games a round, and the gauntlet of
+/// each round's network against the linear evaluation (games, nodes a move).
+pub const TRAIN_ROUNDS: usize = 1;
+pub const TRAIN_GAMES: u64 = 1000;
+pub const GAUNTLET_GAMES: u64 = 200;
+pub const GAUNTLET_NODES: u64 = 1000;

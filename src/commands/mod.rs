@@ -13,6 +13,7 @@ pub mod progress;
 pub mod run_args;
 pub mod selfplay;
 pub mod spsa;
+pub mod train;
 pub mod tune;
 pub mod values;
 

@@ -29,6 +29,9 @@ pub enum TuneError {
     /// A network training setting out of its range.
     #[error("{0}")]
     TrainSetting(String),
+    /// A run of games (a training's data or gauntlet) that failed.
+    #[error(transparent)]
+    Run(#[from] hoplite_selfplay::RunError),
     /// A checkpoint that cannot be resumed from.
     #[error("{path}: {message}")]
     Checkpoint { path: String, message: String },

@@ -17,6 +17,7 @@
 pub mod adam;
 mod checkpoint;
 pub mod gradient;
+pub mod rounds;
 pub mod samples;
 
 use crate::error::TuneError;

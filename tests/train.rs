@@ -1,0 +1,46 @@
+//! `hoplite train` from the command line: rounds of data, training and gauntlet; the same
+//! network bytes on one thread and on two; a training stopped after a round and resumed ends
+//! with the files of one never stopped.
+
+mod common;
+use common::{ok, tmp};
+use std::path::Path;
+
+fn train(out: &Path, rounds: &str, extra: &[&str]) {
+    let mut args = vec!["train", "--variant", "chess", "--out", out.to_str().unwrap(), "--rounds", rounds];
+    args.extend(["--games", "6", "--nodes", "300", "--epochs", "2", "--hidden", "16"]);
+    args.extend(["--gauntlet-games", "4", "--gauntlet-nodes", "200"]);
+    args.extend(extra);
+    ok(&args);
+}
+
+fn read(dir: &Path, file: &str) -> Vec<u8> {
+    std::fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{}: {e}", dir.join(file).display()))
+}
+
+#[test]
+fn training_is_the_same_on_any_threads_and_resumes_to_the_same_files() {
+    let (one, two, resumed) = (tmp("one"), tmp("two"), tmp("resumed"));
+    train(&one, "2", &["--threads", "1"]);
+    train(&two, "2", &["--threads", "2"]);
+    train(&resumed, "1", &["--threads", "2"]);
+    train(&resumed, "2", &["--threads", "2", "--resume"]);
+    for file in [
+        "network.nnue",
+        "rounds.csv",
+        "round-1/data/positions.bin",
+        "round-2/data/positions.bin",
+        "round-2/network.nnue",
+        "round-2/gauntlet-previous/games.csv",
+    ] {
+        assert_eq!(read(&one, file), read(&two, file), "{file}: 1 and 2 threads");
+        assert_eq!(read(&two, file), read(&resumed, file), "{file}: resumed");
+    }
+    let rounds = String::from_utf8(read(&one, "rounds.csv")).unwrap();
+    assert_eq!(rounds.lines().count(), 3, "{rounds}");
+    assert!(rounds.starts_with("round,positions,train_loss,valid_loss,elo_linear,"), "{rounds}");
+    // Without --resume, a folder that holds a training is not written over.
+    let o = common::hoplite(&["train", "--variant", "chess", "--out", one.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not empty: give --resume"));
+}
