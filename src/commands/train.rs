@@ -51,6 +51,13 @@ pub struct TrainArgs {
     /// The search score's weight in the target, the game's result having the rest [default: 0.75].
     #[arg(long)]
     lambda: Option<f32>,
+    /// Positions an optimiser step [default: 16384; fewer for small data, so that it takes
+    /// enough steps].
+    #[arg(long)]
+    batch: Option<usize>,
+    /// The starting learning rate [default: 0.001].
+    #[arg(long)]
+    lr: Option<f32>,
 }
 
 pub fn run(a: TrainArgs) -> CmdResult {
@@ -59,6 +66,8 @@ pub fn run(a: TrainArgs) -> CmdResult {
         hidden: a.hidden.unwrap_or(defaults.hidden),
         epochs: a.epochs.unwrap_or(defaults.epochs),
         lambda: a.lambda.unwrap_or(defaults.lambda),
+        batch: a.batch.unwrap_or(defaults.batch),
+        lr: a.lr.unwrap_or(defaults.lr),
         seed: a.seed.unwrap_or(defaults.seed),
         threads: a.threads.unwrap_or(defaults.threads),
         ..defaults
