@@ -68,6 +68,21 @@ fn shards_merge_into_the_unsharded_run() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("shard 2/3"));
     assert_eq!(std::fs::read(whole.join("run.toml")).unwrap(), std::fs::read(merged.join("run.toml")).unwrap());
+    // A merge writes over nothing: not the run already merged, not another run.
+    let games = std::fs::read(merged.join("games.csv")).unwrap();
+    let mut again = args.clone();
+    again.truncate(args.len() - 2);
+    again.extend(["--out", &m]);
+    let o = hoplite(&again);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("not empty"));
+    assert_eq!(std::fs::read(merged.join("games.csv")).unwrap(), games);
+    // A shard that lost its positions.csv is incomplete, not merged into half the positions.
+    std::fs::remove_file(shards[1].join("positions.csv")).unwrap();
+    let short = tmp("short").display().to_string();
+    let o = hoplite(&["merge", &names[0], &names[1], &names[2], "--out", &short]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && stderr.contains("no positions.csv, which the other shards have"), "{stderr}");
+    assert!(!Path::new(&short).exists());
 }
 
 #[test]

@@ -94,6 +94,18 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, RunError> {
     if dirs.is_empty() {
         return Err(RunError::Usage("merge: name at least one run directory".into()));
     }
+    // Nothing is written over, and no shard is merged short of a file the others have.
+    if out.read_dir().is_ok_and(|mut d| d.next().is_some()) {
+        return Err(RunError::Merge(format!("{}: not empty; merge into a new directory", out.display())));
+    }
+    if let Some(short) = dirs.iter().find(|d| !d.join(POSITIONS).exists()) {
+        if dirs.iter().any(|d| d.join(POSITIONS).exists()) {
+            return Err(RunError::Merge(format!(
+                "{}: no {POSITIONS}, which the other shards have: this shard is incomplete (run it again with --resume)",
+                short.display()
+            )));
+        }
+    }
     let manifest = one_run(dirs)?;
     std::fs::create_dir_all(out).map_err(|e| FormatError::io(out, "create output directory", e))?;
     let mut rows: Vec<GameRow> = Vec::new();
