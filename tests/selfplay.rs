@@ -426,3 +426,23 @@ fn a_balance_run_with_two_players_and_evaluations() {
         assert_eq!(g.opening_fen, games[(g.game_id % 4) as usize].opening_fen);
     }
 }
+
+/// A run's numbers are checked against their ranges before any file is written: a run too
+/// large to prepare, an opening longer than a game could be, no threads.
+#[test]
+fn numbers_out_of_range_are_refused_before_any_file_is_written() {
+    for (args, said) in [
+        (&["--games", "1000000000000"][..], "--games 1000000000000 is outside 1..=10000000"),
+        (&["--opening-plies", "100000"], "--opening-plies 100000 is outside 0..=200"),
+        (&["--opening", "random", "--random-plies", "5000"], "--random-plies 5000 is outside 0..=200"),
+        (&["--threads", "0"], "--threads 0 is outside 1..=1024"),
+    ] {
+        let out = tmp("limits");
+        let mut all = vec!["selfplay", "--variant", "chess", "--out", out.to_str().unwrap()];
+        all.extend(args);
+        let o = hoplite(&all);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && stderr.contains(said), "{args:?}: {stderr}");
+        assert!(!out.exists(), "{args:?} wrote {}", out.display());
+    }
+}

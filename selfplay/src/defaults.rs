@@ -78,3 +78,15 @@ pub const TRAIN_ROUNDS: usize = 1;
 pub const TRAIN_GAMES: u64 = 1000;
 pub const GAUNTLET_GAMES: u64 = 200;
 pub const GAUNTLET_NODES: u64 = 1000;
+
+/// The ranges of a run's numbers, in the order `request::within_limits` checks them: games
+/// (each game's opening is prepared in memory before play: ten million of them fit in a few
+/// GB), threads, a search's table in MiB (one a thread), random and played opening plies (an
+/// opening as long as the longest game could never be finished).
+pub const LIMITS: [(&str, u64, u64); 5] = [
+    ("games", 1, 10_000_000),
+    ("threads", 1, 1024),
+    ("tt_mb", 1, 4096),
+    ("random_plies", 0, 200),
+    ("opening_plies", 0, 200),
+];

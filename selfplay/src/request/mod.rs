@@ -263,6 +263,26 @@ impl RunRequest {
         opts.book = opts.book.or(book);
         let registry = Registry::load(opts.engines.as_deref().map(Path::new))?;
         self.set_opening(defaults, variant, &registry, &mut opts)?;
+        within_limits(&opts)?;
         Ok((opts, registry))
     }
+}
+
+/// A run's numbers within their declared ranges (`defaults::LIMITS`), checked before any
+/// file is written: a run too large for the machine or an opening longer than any game is a
+/// message, not an abort or an endless retry.
+fn within_limits(opts: &RunOptions) -> Result<(), RunError> {
+    let values = [
+        ("--games", opts.games),
+        ("--threads", opts.threads as u64),
+        ("--tt-mb", opts.tt_megabytes as u64),
+        ("--random-plies", u64::from(opts.random_plies)),
+        ("--opening-plies", opts.played.as_ref().map_or(0, |p| u64::from(p.plies))),
+    ];
+    for ((flag, value), (_, min, max)) in values.into_iter().zip(defaults::LIMITS) {
+        if !(min..=max).contains(&value) {
+            return Err(RunError::Usage(format!("{flag} {value} is outside {min}..={max}")));
+        }
+    }
+    Ok(())
 }
