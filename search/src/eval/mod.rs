@@ -39,9 +39,7 @@ impl Evaluator {
 
     /// `net` as the evaluator of `v`.
     pub fn with_network(v: &Variant, net: Network) -> Evaluator {
-        let defaults = Weights::defaults(v);
-        let values = PieceType::first(defaults.types).map(|t| defaults.get(Term::Material, t).max(1)).collect();
-        Evaluator::Network(Arc::new(net), values)
+        Evaluator::Network(Arc::new(net), material(&Weights::defaults(v)))
     }
 
     /// `pos`'s static evaluation in centipawns from the side to move's view, kept below the
@@ -90,7 +88,7 @@ impl Evaluator {
     /// least 1 centipawn.
     pub fn exchange_values(&self) -> Vec<i32> {
         match self {
-            Evaluator::Linear(w) => PieceType::first(w.types).map(|t| w.get(Term::Material, t).max(1)).collect(),
+            Evaluator::Linear(w) => material(w),
             Evaluator::Network(_, values) => values.clone(),
         }
     }
@@ -102,6 +100,11 @@ impl Evaluator {
             Evaluator::Network(..) => None,
         }
     }
+}
+
+/// Each piece type's material weight, at least 1 centipawn: its value in exchanges.
+fn material(w: &Weights) -> Vec<i32> {
+    PieceType::first(w.types).map(|t| w.get(Term::Material, t).max(1)).collect()
 }
 
 impl From<Weights> for Evaluator {
