@@ -39,6 +39,16 @@ fn training_is_the_same_on_any_threads_and_resumes_to_the_same_files() {
     let rounds = String::from_utf8(read(&one, "rounds.csv")).unwrap();
     assert_eq!(rounds.lines().count(), 3, "{rounds}");
     assert!(rounds.starts_with("round,positions,train_loss,valid_loss,elo_linear,"), "{rounds}");
+    // The trainer's flags reach its checkpoint: resumed with another batch or learning rate,
+    // the training refuses, naming the setting.
+    for (flag, value, said) in [("--batch", "512", "not batch=512"), ("--lr", "0.01", "not lr=0.01")] {
+        let mut args = vec!["train", "--variant", "chess", "--out", one.to_str().unwrap(), "--rounds", "2"];
+        args.extend(["--games", "6", "--nodes", "300", "--epochs", "2", "--hidden", "16"]);
+        args.extend(["--gauntlet-games", "4", "--gauntlet-nodes", "200", "--threads", "1", "--resume", flag, value]);
+        let o = common::hoplite(&args);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && stderr.contains(said), "{flag}: {stderr}");
+    }
     // Without --resume, a folder that holds a training is not written over.
     let o = common::hoplite(&["train", "--variant", "chess", "--out", one.to_str().unwrap()]);
     assert!(!o.status.success());
