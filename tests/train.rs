@@ -49,6 +49,13 @@ fn training_is_the_same_on_any_threads_and_resumes_to_the_same_files() {
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert!(!o.status.success() && stderr.contains(said), "{flag}: {stderr}");
     }
+    // Round 1 trained from the first run's data file (as a merged datagen run would give it)
+    // is that run's round-1 network, byte for byte, with no self-play of its own.
+    let from_data = tmp("from-data");
+    let data = one.join("round-1/data");
+    train(&from_data, "1", &["--threads", "2", "--data", data.to_str().unwrap()]);
+    assert_eq!(read(&from_data, "network.nnue"), read(&one, "round-1/network.nnue"));
+    assert!(!from_data.join("round-1/data").exists());
     // Without --resume, a folder that holds a training is not written over.
     let o = common::hoplite(&["train", "--variant", "chess", "--out", one.to_str().unwrap()]);
     assert!(!o.status.success());

@@ -42,6 +42,10 @@ pub struct TrainArgs {
     /// Continue an interrupted training in --out (same arguments).
     #[arg(long)]
     resume: bool,
+    /// Round 1's data from these positions files (positions.bin, or datagen run directories,
+    /// such as merged shards) instead of self-play; later rounds play their own.
+    #[arg(long, num_args = 1..)]
+    data: Vec<PathBuf>,
     /// Hidden units per perspective [default: 128].
     #[arg(long)]
     hidden: Option<usize>,
@@ -83,6 +87,7 @@ pub fn run(a: TrainArgs) -> CmdResult {
         threads: a.threads,
         seed: a.seed,
         resume: a.resume,
+        data: a.data,
         config,
     };
     let out = request.out();

@@ -6,7 +6,8 @@
 //! killed run started again with `--resume` loses nothing.
 //!
 //! ```text
-//! OUT/round-R/data/        positions.bin, games.csv, run.toml (a datagen run)
+//! OUT/round-R/data/        positions.bin, games.csv, run.toml (a datagen run; none in round 1
+//!                          when the request names data files)
 //! OUT/round-R/             network.nnue, loss.csv, checkpoint.bin
 //! OUT/round-R/gauntlet-linear/, gauntlet-previous/   match runs
 //! OUT/rounds.csv           a row a round
@@ -47,6 +48,9 @@ pub struct TrainRequest {
     pub threads: Option<usize>,
     pub seed: Option<u64>,
     pub resume: bool,
+    /// Positions files (positions.bin, or run directories that hold one) that are round 1's
+    /// data in place of self-play, as a Slurm array of `hoplite datagen` shards makes them.
+    pub data: Vec<PathBuf>,
     pub config: TrainConfig,
 }
 
@@ -89,8 +93,15 @@ impl TrainRequest {
         for round in 1..=self.rounds.unwrap_or(defaults::TRAIN_ROUNDS) {
             let dir = out.join(format!("round-{round}"));
             event(Event::Stage { round, stage: "data" });
-            let data = self.generate(&dir.join("data"), round, previous.clone(), &mut event)?;
-            positions.extend(packed::read(&data, &variant)?);
+            if round == 1 && !self.data.is_empty() {
+                for file in &self.data {
+                    let file = if file.is_dir() { file.join(PACKED) } else { file.clone() };
+                    positions.extend(packed::read(&file, &variant)?);
+                }
+            } else {
+                let data = self.generate(&dir.join("data"), round, previous.clone(), &mut event)?;
+                positions.extend(packed::read(&data, &variant)?);
+            }
             event(Event::Stage { round, stage: "training" });
             let layout = Layout::of(&variant);
             let report = train(&layout, &positions, &self.config, &dir, |p| {
