@@ -446,3 +446,63 @@ fn numbers_out_of_range_are_refused_before_any_file_is_written() {
         assert!(!out.exists(), "{args:?} wrote {}", out.display());
     }
 }
+
+/// A resume continues only rows its own run wrote: each game once, of this run's variant,
+/// configuration, seed and players; without games.csv, files of games are not written over.
+#[test]
+fn a_resume_continues_only_its_own_rows() {
+    let whole = tmp("own-rows");
+    run("chess", &whole, &[]);
+    let games = std::fs::read_to_string(whole.join("games.csv")).unwrap();
+    let lines: Vec<&str> = games.lines().take(5).collect();
+    let row = |i: usize| lines[i].split(',').map(String::from).collect::<Vec<_>>();
+    let with = |i: usize, col: usize, value: &str| {
+        let mut r = row(i);
+        r[col] = value.into();
+        r.join(",")
+    };
+    let seed = with(3, 3, "12345");
+    let variant = with(3, 1, "spartan");
+    let players = with(3, 4, "fairymax");
+    let stranger = with(4, 0, "57");
+    for (extra, said) in [
+        (lines[2].to_string(), "line 6: game 1 is there twice"),
+        (stranger, "line 6: game 57 is not among this run's 10 games"),
+        (seed, "line 5: game 2 has seed '12345'"),
+        (variant, "line 5: game 2 has variant 'spartan', but this run's game 2 has 'chess'"),
+        (players, "game 2 has players 'fairymax against hoplite'"),
+    ] {
+        let d = tmp("own-rows-mixed");
+        std::fs::create_dir_all(&d).unwrap();
+        for f in ["run.toml", "positions.csv", "games.pgn"] {
+            std::fs::copy(whole.join(f), d.join(f)).unwrap();
+        }
+        let mixed = if said.contains("twice") || said.contains("57") {
+            format!("{}\n{extra}\n", lines.join("\n"))
+        } else {
+            // The row replaces game 2's, after game 3's: line 5.
+            let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+            l.remove(3);
+            l.push(extra);
+            l.join("\n") + "\n"
+        };
+        std::fs::write(d.join("games.csv"), &mixed).unwrap();
+        let o = hoplite(&run_args("chess", &d, &["--resume"]).iter().map(|s| s.as_str()).collect::<Vec<_>>());
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && e.contains("games.csv") && e.contains(said), "{said}: {e}");
+        assert_eq!(std::fs::read_to_string(d.join("games.csv")).unwrap(), mixed, "{said}: games.csv was changed");
+    }
+    // games.csv gone: its positions cannot be placed, with --resume or without.
+    let d = tmp("own-rows-lost");
+    std::fs::create_dir_all(&d).unwrap();
+    for f in ["run.toml", "positions.csv"] {
+        std::fs::copy(whole.join(f), d.join(f)).unwrap();
+    }
+    let positions = std::fs::read(d.join("positions.csv")).unwrap();
+    for extra in [&["--resume"][..], &[]] {
+        let o = hoplite(&run_args("chess", &d, extra).iter().map(|s| s.as_str()).collect::<Vec<_>>());
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && e.contains("missing or empty, but") && e.contains("positions.csv"), "{e}");
+        assert_eq!(std::fs::read(d.join("positions.csv")).unwrap(), positions);
+    }
+}

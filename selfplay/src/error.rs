@@ -29,6 +29,9 @@ pub enum RunError {
     Merge(String),
     #[error("{path}: {message}")]
     Packed { path: String, message: String },
+    /// A file a resume continues holds what this run would not have written.
+    #[error("{path}: {message}; a resume continues only its own run: remove what is not of it, or start again in another --out")]
+    NotOfRun { path: String, message: String },
     #[error(
         "network {file}: the run in {dir} began with {was}, and it is now {now}; a resumed run plays \
          with the network it began with"

@@ -29,14 +29,16 @@ impl Display {
 
     /// Shows where the run stands; `wdl` from the reported side's view (White, or player A).
     pub fn update(&mut self, p: &Progress) {
+        // Openings played, of as many as the games: an opening that ends where another does
+        // is played again, so `made` may pass `wanted`.
         if let Some((made, wanted)) = p.openings {
             if let Some(b) = &self.bar {
-                b.set_length(wanted as u64);
+                b.set_length(wanted.max(made) as u64);
                 b.set_position(made as u64);
-                b.set_message("openings played");
-            } else if self.last_line.elapsed() >= Duration::from_secs(5) || made == wanted {
+                b.set_message(format!("openings played for {wanted} games"));
+            } else if self.last_line.elapsed() >= Duration::from_secs(5) {
                 self.last_line = Instant::now();
-                eprintln!("{}: {made}/{wanted} openings played", self.label);
+                eprintln!("{}: {made} openings played for {wanted} games", self.label);
             }
             // The games' rate counts from their start.
             self.start = Instant::now();

@@ -113,6 +113,10 @@ pub struct Search {
     start: Instant,
     stop: Arc<AtomicBool>,
     aborted: bool,
+    /// Whether the node budget may stop the search: not before a multi-PV search has ranked
+    /// its lines once (depth 1), so that it always ranks some; a single line always returns a
+    /// move anyway.
+    nodes_bind: bool,
     root_best: Option<(Move, i32)>,
     /// Root moves left out: those of the lines a multi-PV iteration has already found.
     excluded: Vec<Move>,
@@ -152,6 +156,7 @@ impl Search {
             start: Instant::now(),
             stop: Arc::new(AtomicBool::new(false)),
             aborted: false,
+            nodes_bind: true,
             root_best: None,
             excluded: Vec::new(),
             qsearch_tt: true,
@@ -277,6 +282,7 @@ impl Search {
             return result;
         }
         let lines = lines.clamp(1, root_moves.len());
+        self.nodes_bind = lines == 1;
         let max_depth = budget.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
         // Iterations in a row whose best move stayed, for the time control.
         let mut stable = 0;
@@ -305,6 +311,7 @@ impl Search {
                 }
                 break;
             }
+            self.nodes_bind = true;
             found.sort_by_key(|l| -l.score);
             let first = &found[0];
             stable = if Some(first.mv) == result.best { stable + 1 } else { 0 };
@@ -333,6 +340,7 @@ impl Search {
                 break;
             }
         }
+        self.nodes_bind = true;
         result.nodes = self.nodes;
         result
     }

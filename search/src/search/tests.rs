@@ -120,3 +120,18 @@ fn quiescence_lines_leave_the_table_alone() {
     s.tt.store(pos.key(), Move::NONE, 3_000, 0, Bound::Upper, 3_000);
     assert_eq!(s.quiescence_line(&mut pos), (score, line), "a line read the table");
 }
+
+#[test]
+fn a_multi_pv_search_ranks_its_lines_whatever_the_node_budget() {
+    // The position where 2,000 nodes for eight lines ranked none (a `hoplite datagen` opening).
+    let v = Variant::builtin("chess");
+    let fen = "r1bqkbnr/ppp3pp/2n2p2/4p1B1/3Pp3/2N2N2/PPP2PPP/R2QKB1R w KQkq - 0 6";
+    for nodes in [1, 100, 2000] {
+        let mut s = Search::new(Weights::defaults(&v), 1);
+        let r = s.search_lines(&mut Position::from_fen(&v, fen).unwrap(), Budget::nodes(nodes), 8);
+        assert_eq!(r.lines.len(), 8, "{nodes} nodes");
+        // The next single-line search is held to its budget again.
+        let one = s.search(&mut Position::from_fen(&v, fen).unwrap(), Budget::nodes(nodes));
+        assert!(one.best.is_some() && one.nodes <= nodes + 1, "{} of {nodes}", one.nodes);
+    }
+}

@@ -32,7 +32,7 @@ impl Search {
         if self.aborted {
             return true;
         }
-        let out_of_nodes = self.budget.nodes.is_some_and(|n| self.nodes >= n);
+        let out_of_nodes = self.nodes_bind && self.budget.nodes.is_some_and(|n| self.nodes >= n);
         let out_of_time = self.nodes & 1023 == 0
             && (self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|t| self.start.elapsed() >= t));
         self.aborted = out_of_nodes || out_of_time;

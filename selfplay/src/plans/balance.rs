@@ -3,10 +3,10 @@
 
 use crate::error::RunError;
 use crate::openings::played;
-use crate::openings::{Openings, SharedCache};
+use crate::openings::{Opening, Openings, SharedCache};
 use crate::plans::imbalance::Imbalance;
 use crate::run::output::ConfigInfo;
-use crate::run::{count_white, GameJob, Plan, Progress, Run, RunReport};
+use crate::run::{count_white, Plan, Progress, Run, RunReport, Seat};
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::seed::game_seed;
 use hoplite_core::toml_text::toml_at;
@@ -264,27 +264,29 @@ impl Plan for Configurations<'_> {
         self.openings.prepare(&variants, self.seed, threads, progress)
     }
 
-    fn job(&self, id: u64, cache: &mut SharedCache) -> GameJob {
-        let i = id % self.games;
+    fn seat(&self, id: u64) -> Seat {
         let row = (id / self.games) as usize;
-        let seat = row % (self.players * self.rungs);
+        let player = row % (self.players * self.rungs);
         let c = row / (self.players * self.rungs);
-        let seed = game_seed(self.seed, i);
-        let config = &self.balance.configs[c];
-        let mut opening = self.openings.shared(&self.balance.configs[0].variant, i, seed, cache);
+        Seat {
+            game_id: id,
+            config: self.labels[row].clone(),
+            variant: self.balance.configs[c].variant.clone(),
+            seed: game_seed(self.seed, id % self.games),
+            white: player,
+            black: player,
+        }
+    }
+
+    fn opening(&self, seat: &Seat, cache: &mut SharedCache) -> Opening {
+        let i = seat.game_id % self.games;
+        let c = (seat.game_id / self.games) as usize / (self.players * self.rungs);
+        let mut opening = self.openings.shared(&self.balance.configs[0].variant, i, seat.seed, cache);
         opening.start_fen = self.start(c, i);
         if let Some(own) = self.openings.own_line(c, i) {
             opening.own = own;
         }
-        GameJob {
-            game_id: id,
-            config: self.labels[row].clone(),
-            variant: config.variant.clone(),
-            seed,
-            opening,
-            white: seat,
-            black: seat,
-        }
+        opening
     }
 }
 /// Runs every configuration with each player on both sides, at each rung of the ladder.

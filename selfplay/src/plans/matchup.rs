@@ -3,9 +3,9 @@
 
 use crate::error::RunError;
 use crate::openings::played;
-use crate::openings::{Openings, SharedCache};
+use crate::openings::{Opening, Openings, SharedCache};
 use crate::run::output::ConfigInfo;
-use crate::run::{GameJob, Plan, Progress, Run, RunReport, Tick};
+use crate::run::{Plan, Progress, Run, RunReport, Seat, Tick};
 use crate::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::seed::game_seed;
@@ -125,19 +125,20 @@ impl Plan for Pairs {
 
     /// Both games of a pair start from the same opening, drawn when the pair's first game is
     /// taken; A (player 0) is White in the first.
-    fn job(&self, id: u64, cache: &mut SharedCache) -> GameJob {
-        let pair = id / 2;
-        let seed = game_seed(self.seed, pair);
+    fn seat(&self, id: u64) -> Seat {
         let (white, black) = if id.is_multiple_of(2) { (0, 1) } else { (1, 0) };
-        GameJob {
+        Seat {
             game_id: id,
             config: self.config.clone(),
             variant: self.variant.clone(),
-            seed,
-            opening: self.openings.shared(&self.variant, pair, seed, cache),
+            seed: game_seed(self.seed, id / 2),
             white,
             black,
         }
+    }
+
+    fn opening(&self, seat: &Seat, cache: &mut SharedCache) -> Opening {
+        self.openings.shared(&self.variant, seat.game_id / 2, seat.seed, cache)
     }
 
     fn group(&self, id: u64) -> u64 {

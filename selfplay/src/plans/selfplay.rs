@@ -3,10 +3,10 @@
 
 use crate::error::RunError;
 use crate::openings::played;
-use crate::openings::{Openings, SharedCache};
+use crate::openings::{Opening, Openings, SharedCache};
 use crate::run::output::ConfigInfo;
 use crate::run::packed::Packing;
-use crate::run::{count_white, GameJob, Plan, Progress, Run, RunReport};
+use crate::run::{count_white, Plan, Progress, Run, RunReport, Seat};
 use crate::{PlayerSpec, RunOptions};
 use hoplite_core::seed::game_seed;
 use hoplite_core::Variant;
@@ -33,17 +33,20 @@ impl Plan for Selfplay {
         self.openings.prepare(&[(self.variant.clone(), starts)], self.seed, threads, progress)
     }
 
-    fn job(&self, id: u64, _: &mut SharedCache) -> GameJob {
+    fn seat(&self, id: u64) -> Seat {
         let (rung, i) = ((id / self.games) as usize, id % self.games);
-        GameJob {
+        Seat {
             game_id: id,
             config: self.configs[rung].clone(),
             variant: self.variant.clone(),
             seed: game_seed(self.seed, i),
-            opening: self.openings.own(&self.variant, i),
             white: rung,
             black: rung,
         }
+    }
+
+    fn opening(&self, seat: &Seat, _: &mut SharedCache) -> Opening {
+        self.openings.own(&self.variant, seat.game_id % self.games)
     }
 }
 

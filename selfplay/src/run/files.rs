@@ -29,6 +29,11 @@ pub(crate) fn repair_torn_tail(path: &Path) -> Result<bool, RunError> {
     Ok(true)
 }
 
+/// Whether `path` exists with more than `lines` lines (a header) in it.
+pub(crate) fn has_more_lines(path: &Path, lines: usize) -> bool {
+    File::open(path).is_ok_and(|f| BufReader::new(f).lines().nth(lines).is_some())
+}
+
 /// Rewrites a file keeping the lines `keep` accepts (through a temporary file and a rename).
 pub(crate) fn filter_lines(path: &Path, mut keep: impl FnMut(usize, &str) -> bool) -> Result<(), RunError> {
     let Ok(file) = File::open(path) else {

@@ -27,26 +27,35 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
-/// One game of a run, owned, so that it can go to a worker thread.
+/// Who plays a game of a run, in what, from which seed: what its row of games.csv says
+/// before the game is played, so that a resume can check the rows it continues.
 #[derive(Clone)]
-pub struct GameJob {
+pub struct Seat {
     pub game_id: u64,
     pub config: Arc<str>,
     pub variant: Arc<Variant>,
     pub seed: u64,
-    pub opening: Opening,
     /// Indices into the run's players.
     pub white: usize,
     pub black: usize,
+}
+
+/// One game of a run, owned, so that it can go to a worker thread.
+#[derive(Clone)]
+pub struct GameJob {
+    pub seat: Seat,
+    pub opening: Opening,
 }
 
 /// Which games a run has.
 pub trait Plan: Sync {
     /// Game ids run from 0 to this.
     fn games(&self) -> u64;
-    /// The game with this id. Jobs are asked for one at a time in increasing id order, so a
-    /// plan may draw an opening once for the games that share it (`cache`).
-    fn job(&self, id: u64, cache: &mut SharedCache) -> GameJob;
+    /// Who plays the game with this id, in what, from which seed.
+    fn seat(&self, id: u64) -> Seat;
+    /// The opening of a game. Asked for one at a time in increasing id order, so a plan may
+    /// draw an opening once for the games that share it (`cache`).
+    fn opening(&self, seat: &Seat, cache: &mut SharedCache) -> Opening;
     /// Games that belong together (a match's colour-swapped pair): a run that stops still
     /// plays the rest of a group it has begun.
     fn group(&self, id: u64) -> u64 {
@@ -103,6 +112,10 @@ impl Execution {
     pub fn in_shard(&self, id: u64) -> bool {
         self.shard.is_none_or(|(k, n)| id % n == k)
     }
+
+    fn shard_text(&self) -> String {
+        self.shard.map_or(String::new(), |(k, n)| format!(" of shard {k}/{n}"))
+    }
 }
 
 pub struct Run {
@@ -146,15 +159,16 @@ impl Seats<'_> {
     /// Plays a job with its two players. A player that fails loses the game and is dropped
     /// (its process ends); the next game starts it afresh.
     fn play(&mut self, job: &GameJob, settings: &Execution, record: (bool, bool)) -> GameRecord {
-        let ids = [job.white, job.black];
-        let slots = [0, usize::from(job.black == job.white)];
+        let seat = &job.seat;
+        let ids = [seat.white, seat.black];
+        let slots = [0, usize::from(seat.black == seat.white)];
         let mut players = [self.take(ids[0], slots[0]), self.take(ids[1], slots[1])];
         let specs = [&self.specs[ids[0]], &self.specs[ids[1]]];
         let game = Game {
-            variant: &job.variant,
-            config: &job.config,
-            game_id: job.game_id,
-            seed: job.seed,
+            variant: &seat.variant,
+            config: &seat.config,
+            game_id: seat.game_id,
+            seed: seat.seed,
             opening: &job.opening,
             names: specs.map(|s| s.name()),
             clocks: specs.map(|s| s.budget().and_then(|b| b.clock)),
@@ -163,7 +177,7 @@ impl Seats<'_> {
             record_evals: record.1,
         };
         let [white, black] = &mut players;
-        let record = match (white.new_game(&job.variant), black.new_game(&job.variant)) {
+        let record = match (white.new_game(&seat.variant), black.new_game(&seat.variant)) {
             (Err(e), _) => forfeit(&game, Colour::White, e),
             (_, Err(e)) => forfeit(&game, Colour::Black, e),
             _ => play(&game, [white.as_mut(), black.as_mut()]),
@@ -189,6 +203,7 @@ impl Run {
     ) -> Result<RunReport, RunError> {
         let s = &self.settings;
         let (mut out, previous) = output::open(&s.out, &self.manifest, s.resume, &self.configs, self.packing.as_ref())?;
+        self.check_rows(&previous, plan)?;
         let done: BTreeSet<u64> = previous.iter().map(|r| r.game_id).collect();
         let mut tick = Tick::default();
         for row in &previous {
@@ -208,7 +223,10 @@ impl Run {
             let plan = &*plan;
             let mut cache = None;
             let todo = (0..plan.games()).filter(|&id| s.in_shard(id) && !done.contains(&id));
-            let jobs = todo.map(|id| plan.job(id, &mut cache));
+            let jobs = todo.map(|id| {
+                let seat = plan.seat(id);
+                GameJob { opening: plan.opening(&seat, &mut cache), seat }
+            });
             played = self.play_jobs(jobs, &|id| plan.group(id), &mut out, |row, incident| {
                 incidents.extend(incident);
                 let t = hook(row);
@@ -222,6 +240,45 @@ impl Run {
         let positions = out.packed_written();
         let seconds = started.elapsed().as_secs_f64();
         Ok(RunReport { tallies: out.tallies, played, seconds, incidents, positions })
+    }
+
+    /// The rows a resume continues are this run's: each game once, of this shard, and as the
+    /// plan seats it (variant, configuration, seed, players); games.csv's line names the first
+    /// that is not.
+    fn check_rows(&self, rows: &[GameRow], plan: &dyn Plan) -> Result<(), RunError> {
+        let s = &self.settings;
+        let mut seen = BTreeSet::new();
+        for (k, row) in rows.iter().enumerate() {
+            let id = row.game_id;
+            let differs = |what: &str, was: &str, wanted: &str| {
+                format!("game {id} has {what} '{was}', but this run's game {id} has '{wanted}'")
+            };
+            let wrong = if !seen.insert(id) {
+                Some(format!("game {id} is there twice"))
+            } else if id >= plan.games() || !s.in_shard(id) {
+                Some(format!("game {id} is not among this run's {} games{}", plan.games(), s.shard_text()))
+            } else {
+                let seat = plan.seat(id);
+                let names = [seat.white, seat.black].map(|p| self.players[p].name());
+                if row.variant != seat.variant.name {
+                    Some(differs("variant", &row.variant, &seat.variant.name))
+                } else if *row.config != *seat.config {
+                    Some(differs("configuration", &row.config, &seat.config))
+                } else if row.seed != seat.seed {
+                    Some(differs("seed", &row.seed.to_string(), &seat.seed.to_string()))
+                } else if [&*row.white, &*row.black] != names {
+                    let was = format!("{} against {}", row.white, row.black);
+                    Some(differs("players", &was, &format!("{} against {}", names[0], names[1])))
+                } else {
+                    None
+                }
+            };
+            if let Some(message) = wrong {
+                let path = s.out.join(hoplite_formats::GAMES).display().to_string();
+                return Err(RunError::NotOfRun { path, message: format!("line {}: {message}", k + 2) });
+            }
+        }
+        Ok(())
     }
 
     /// Plays `jobs` on the thread pool and writes each through `out` in the order the iterator
@@ -258,12 +315,14 @@ impl Run {
                         let mut guard = source.lock().unwrap_or_else(|e| e.into_inner());
                         let (jobs, last) = &mut *guard;
                         let job = match jobs.peek() {
-                            Some(j) if !stop.load(Ordering::Relaxed) || Some(group(j.game_id)) == *last => jobs.next(),
+                            Some(j) if !stop.load(Ordering::Relaxed) || Some(group(j.seat.game_id)) == *last => {
+                                jobs.next()
+                            }
                             _ => None,
                         };
                         if let Some(j) = &job {
-                            *last = Some(group(j.game_id));
-                            let _ = order_tx.send(j.game_id);
+                            *last = Some(group(j.seat.game_id));
+                            let _ = order_tx.send(j.seat.game_id);
                         }
                         job
                     };

@@ -4,7 +4,7 @@
 //! line and continues.
 
 use crate::error::RunError;
-use crate::run::files::{filter_lines, io, repair_torn_tail};
+use crate::run::files::{filter_lines, has_more_lines, io, repair_torn_tail};
 use crate::run::game::GameRecord;
 use crate::run::packed::{PackedOutput, Packing};
 use crate::run::pgn::pgn_text;
@@ -214,6 +214,24 @@ pub fn open(
     let pgn_path = dir.join(PGN);
     let manifest_path = dir.join(MANIFEST);
     let existing = fs::metadata(&games_path).map(|m| m.len() > 0).unwrap_or(false);
+    // Files of games without games.csv, which says what games they are of, cannot be continued
+    // (nor written over: they may be all that is left of a run).
+    if !existing {
+        let index = dir.join(hoplite_formats::PACKED_INDEX);
+        let pgn_used = fs::metadata(&pgn_path).is_ok_and(|m| m.len() > 0);
+        let used = [
+            (&positions_path, has_more_lines(&positions_path, 1)),
+            (&index, has_more_lines(&index, 1)),
+            (&pgn_path, pgn_used),
+        ];
+        if let Some((file, _)) = used.iter().find(|(_, used)| *used) {
+            let message = format!(
+                "missing or empty, but {} holds games' records that only it can place; restore it, or remove the folder",
+                file.display()
+            );
+            return Err(RunError::NotOfRun { path: games_path.display().to_string(), message });
+        }
+    }
     let mut rows: Vec<GameRow> = Vec::new();
     if existing {
         if !resume {
