@@ -83,6 +83,24 @@ fn shards_merge_into_the_unsharded_run() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && stderr.contains("no positions.csv, which the other shards have"), "{stderr}");
     assert!(!Path::new(&short).exists());
+    // A shard killed between a game's positions and its row, and not resumed, is incomplete;
+    // a row of another shard's game is not of this one.
+    std::fs::remove_dir_all(&shards[1]).unwrap();
+    run("chess", &shards[1], &["--shard", "1/3"]);
+    let games = std::fs::read_to_string(shards[0].join("games.csv")).unwrap();
+    let lines: Vec<&str> = games.lines().collect();
+    let killed = lines[..lines.len() - 1].join("\n") + "\n";
+    let moved = games.replacen("\n3,chess,", "\n4,chess,", 1);
+    for (file, said) in
+        [(killed, "records of game 9, which its games.csv does not hold"), (moved, "game 4 is not of shard 0/3")]
+    {
+        std::fs::write(shards[0].join("games.csv"), file).unwrap();
+        let bad = tmp("bad-shard").display().to_string();
+        let o = hoplite(&["merge", &names[0], &names[1], &names[2], "--out", &bad]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && stderr.contains(said), "{said}: {stderr}");
+        assert!(!Path::new(&bad).exists());
+    }
 }
 
 #[test]
@@ -505,4 +523,14 @@ fn a_resume_continues_only_its_own_rows() {
         assert!(!o.status.success() && e.contains("missing or empty, but") && e.contains("positions.csv"), "{e}");
         assert_eq!(std::fs::read(d.join("positions.csv")).unwrap(), positions);
     }
+    // positions.csv gone: the games' positions would be lost from the file.
+    let d = tmp("own-rows-no-positions");
+    std::fs::create_dir_all(&d).unwrap();
+    for f in ["run.toml", "games.csv", "games.pgn"] {
+        std::fs::copy(whole.join(f), d.join(f)).unwrap();
+    }
+    let o = hoplite(&run_args("chess", &d, &["--resume"]).iter().map(|s| s.as_str()).collect::<Vec<_>>());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && e.contains("positions.csv: missing, but games.csv holds 10 games"), "{e}");
+    assert!(!d.join("positions.csv").exists());
 }

@@ -9,7 +9,7 @@ use hoplite_formats::{
     csvfile, FormatError, GameRow, Manifest, PackedIndexRow, SummaryRow, GAMES, MANIFEST, PACKED, PACKED_INDEX, PGN,
     POSITIONS, SUMMARY,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -107,14 +107,37 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, RunError> {
         }
     }
     let manifest = one_run(dirs)?;
-    std::fs::create_dir_all(out).map_err(|e| FormatError::io(out, "create output directory", e))?;
     let mut rows: Vec<GameRow> = Vec::new();
     let mut positions: Vec<(u64, String)> = Vec::new();
     let mut pgn: BTreeMap<u64, String> = BTreeMap::new();
     for d in dirs {
-        rows.extend(csvfile::read::<GameRow>(&d.join(GAMES))?);
-        positions.extend(id_lines(&d.join(POSITIONS))?);
-        for (id, g) in pgn_games(&d.join(PGN))? {
+        let shard = Manifest::read(&d.join(MANIFEST))?.shard.as_deref().map(parse_shard).transpose()?;
+        let its = csvfile::read::<GameRow>(&d.join(GAMES))?;
+        if let Some((k, n)) = shard {
+            if let Some(r) = its.iter().find(|r| r.game_id % n != k) {
+                let message =
+                    format!("{}: game {} is not of shard {k}/{n}, as its run.toml says", d.display(), r.game_id);
+                return Err(RunError::Merge(message));
+            }
+        }
+        let ids: BTreeSet<u64> = its.iter().map(|r| r.game_id).collect();
+        let its_positions = id_lines(&d.join(POSITIONS))?;
+        let its_pgn = pgn_games(&d.join(PGN))?;
+        let indexed = match d.join(PACKED_INDEX).exists() {
+            true => csvfile::read::<PackedIndexRow>(&d.join(PACKED_INDEX))?.iter().map(|r| r.game_id).collect(),
+            false => Vec::new(),
+        };
+        // Records of a game games.csv does not hold: a shard killed and not resumed since.
+        let stray = its_positions.iter().map(|(id, _)| id).chain(its_pgn.iter().map(|(id, _)| id)).chain(&indexed);
+        if let Some(id) = stray.copied().find(|id| !ids.contains(id)) {
+            return Err(RunError::Merge(format!(
+                "{}: records of game {id}, which its games.csv does not hold: the shard was stopped in the middle; run it again with --resume",
+                d.display()
+            )));
+        }
+        rows.extend(its);
+        positions.extend(its_positions);
+        for (id, g) in its_pgn {
             if pgn.insert(id, g).is_some() {
                 return Err(RunError::Merge(format!("{}: game {id} appears in two shards", d.display())));
             }
@@ -126,6 +149,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, RunError> {
     }
     // Stable: the rows of one game keep their order.
     positions.sort_by_key(|(id, _)| *id);
+    std::fs::create_dir_all(out).map_err(|e| FormatError::io(out, "create output directory", e))?;
     manifest.write(&out.join(MANIFEST))?;
     csvfile::write(&out.join(GAMES), &rows)?;
     // A datagen run keeps positions.bin instead.

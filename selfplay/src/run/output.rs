@@ -245,6 +245,19 @@ pub fn open(
         }
         repair_torn_tail(&games_path)?;
         rows = csvfile::read(&games_path)?;
+        // Every game has its positions in positions.csv (or its records in positions.bin):
+        // a file gone would leave the run's first games without them.
+        let kept = match packing {
+            Some(_) => dir.join(hoplite_formats::PACKED_INDEX),
+            None => positions_path.clone(),
+        };
+        if !rows.is_empty() && !kept.exists() {
+            let message = format!(
+                "missing, but games.csv holds {} games whose positions it kept; restore it, or remove the folder",
+                rows.len()
+            );
+            return Err(RunError::NotOfRun { path: kept.display().to_string(), message });
+        }
         // A file of an older version gets today's columns before rows are appended to it.
         let first = fs::read_to_string(&games_path).map_err(|e| io(&games_path, "read", e))?;
         if first.lines().next() != Some(csvfile::header::<GameRow>().join(",").as_str()) {
