@@ -534,3 +534,33 @@ fn a_resume_continues_only_its_own_rows() {
     assert!(!o.status.success() && e.contains("positions.csv: missing, but games.csv holds 10 games"), "{e}");
     assert!(!d.join("positions.csv").exists());
 }
+
+/// A match and a balance run killed in the middle and resumed write the files of runs never
+/// stopped (selfplay's is `a_killed_run_resumes_to_the_same_files`).
+#[test]
+fn killed_matches_and_balance_runs_resume_to_the_same_files() {
+    let d = tmp_dir("killed-kinds");
+    let file = d.join("b.toml");
+    std::fs::write(&file, "variant = \"chess\"\n[[configs]]\nname = \"orthodox\"\n").unwrap();
+    let kinds: [(&str, Vec<&str>, usize, &[&str]); 2] = [
+        ("match", vec!["match", "--variant", "chess", "--a-nodes", "300", "--b-nodes", "200"], 12, &["match.csv"]),
+        ("balance", vec!["balance", file.to_str().unwrap(), "--player", "hoplite,random", "--nodes", "300"], 24, &[]),
+    ];
+    for (kind, base, games, own) in kinds {
+        let args = |out: &Path| -> Vec<String> {
+            let more = ["--games", "12", "--max-plies", "80", "--threads", "2", "--out", out.to_str().unwrap()];
+            base.iter().chain(&more).map(|s| s.to_string()).collect()
+        };
+        let (whole, cut) = (d.join(format!("{kind}-whole")), d.join(format!("{kind}-cut")));
+        ok(&args(&whole).iter().map(|s| s.as_str()).collect::<Vec<_>>());
+        let done = kill_after_games(&args(&cut), &cut, 3);
+        assert!(done < games, "{kind}: the run finished before it could be killed");
+        let mut resume = args(&cut);
+        resume.push("--resume".into());
+        ok(&resume.iter().map(|s| s.as_str()).collect::<Vec<_>>());
+        for f in ["games.csv", "positions.csv", "summary.csv"].iter().chain(own) {
+            let (x, y) = (std::fs::read(whole.join(f)).unwrap(), std::fs::read(cut.join(f)).unwrap());
+            assert!(x == y, "{kind}: {f} differs after a kill and a resume");
+        }
+    }
+}

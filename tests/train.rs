@@ -3,7 +3,7 @@
 //! with the files of one never stopped.
 
 mod common;
-use common::{ok, tmp};
+use common::{games_in, kill_when, ok, tmp};
 use std::path::Path;
 
 fn train(out: &Path, rounds: &str, extra: &[&str]) {
@@ -60,4 +60,40 @@ fn training_is_the_same_on_any_threads_and_resumes_to_the_same_files() {
     let o = common::hoplite(&["train", "--variant", "chess", "--out", one.to_str().unwrap()]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("is not empty: give --resume"));
+}
+
+/// Killed at any stage (generating, training, playing the gauntlet) and resumed, a training
+/// ends with the files of one never stopped.
+#[test]
+fn a_training_killed_at_each_stage_resumes_to_the_same_files() {
+    let args = |out: &Path, resume: bool| -> Vec<String> {
+        let mut a = vec!["train", "--variant", "chess", "--out", out.to_str().unwrap(), "--rounds", "1"];
+        a.extend(["--games", "12", "--nodes", "300", "--epochs", "6", "--hidden", "16", "--batch", "64"]);
+        a.extend(["--gauntlet-games", "8", "--gauntlet-nodes", "200", "--threads", "2"]);
+        if resume {
+            a.push("--resume");
+        }
+        a.into_iter().map(String::from).collect()
+    };
+    let (whole, cut) = (tmp("whole"), tmp("cut"));
+    ok(&args(&whole, false).iter().map(|s| s.as_str()).collect::<Vec<_>>());
+    let round = cut.join("round-1");
+    let stages: [(&str, Box<dyn Fn() -> bool>); 3] = [
+        ("data", Box::new(|| games_in(&round.join("data")) >= 3)),
+        ("training", Box::new(|| round.join("loss.csv").exists())),
+        ("gauntlet", Box::new(|| games_in(&round.join("gauntlet-linear")) >= 2)),
+    ];
+    for (k, (stage, now)) in stages.iter().enumerate() {
+        assert!(kill_when(&args(&cut, k > 0), now), "the training ended before the {stage} stage's kill");
+    }
+    ok(&args(&cut, true).iter().map(|s| s.as_str()).collect::<Vec<_>>());
+    for file in ["network.nnue", "rounds.csv", "round-1/data/positions.bin", "round-1/gauntlet-linear/games.csv"] {
+        assert_eq!(read(&whole, file), read(&cut, file), "{file}");
+    }
+    // The loss curve too, but for its last column (the seconds each epoch took).
+    let losses = |dir: &Path| -> Vec<String> {
+        let text = String::from_utf8(read(dir, "round-1/loss.csv")).unwrap();
+        text.lines().map(|l| l.rsplit_once(',').unwrap().0.to_string()).collect()
+    };
+    assert_eq!(losses(&whole), losses(&cut));
 }

@@ -38,23 +38,35 @@ pub fn tmp_dir(name: &str) -> PathBuf {
     d
 }
 
-/// Starts hoplite with `args` and kills it once `dir`'s games.csv holds `games` games, as a kill
-/// in the middle of a run does; returns the games it holds then.
-pub fn kill_after_games(args: &[String], dir: &Path, games: usize) -> usize {
+/// Games in `dir`'s games.csv.
+pub fn games_in(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("games.csv")).map_or(0, |s| s.lines().count().saturating_sub(1))
+}
+
+/// Starts hoplite with `args` and kills it (SIGKILL) once `now()` holds, as a kill at that
+/// moment does; whether it was still running then.
+pub fn kill_when(args: &[String], now: impl Fn() -> bool) -> bool {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hoplite"))
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let held = || std::fs::read_to_string(dir.join("games.csv")).map_or(0, |s| s.lines().count().saturating_sub(1));
-    for _ in 0..1000 {
-        if held() >= games {
+    for _ in 0..20_000 {
+        if now() || child.try_wait().unwrap().is_some() {
             break;
         }
-        std::thread::sleep(Duration::from_millis(10));
+        std::thread::sleep(Duration::from_millis(2));
     }
+    let running = child.try_wait().unwrap().is_none();
     child.kill().unwrap();
     child.wait().unwrap();
-    held()
+    running
+}
+
+/// Starts hoplite with `args` and kills it once `dir`'s games.csv holds `games` games, as a kill
+/// in the middle of a run does; returns the games it holds then.
+pub fn kill_after_games(args: &[String], dir: &Path, games: usize) -> usize {
+    kill_when(args, || games_in(dir) >= games);
+    games_in(dir)
 }
