@@ -449,16 +449,44 @@ fn a_balance_run_with_two_players_and_evaluations() {
 /// large to prepare, an opening longer than a game could be, no threads.
 #[test]
 fn numbers_out_of_range_are_refused_before_any_file_is_written() {
-    for (args, said) in [
-        (&["--games", "1000000000000"][..], "--games 1000000000000 is outside 1..=10000000"),
-        (&["--opening-plies", "100000"], "--opening-plies 100000 is outside 0..=200"),
-        (&["--opening", "random", "--random-plies", "5000"], "--random-plies 5000 is outside 0..=200"),
-        (&["--threads", "0"], "--threads 0 is outside 1..=1024"),
-    ] {
+    let d = tmp_dir("limits-files");
+    let balance = |name: &str, line: &str| {
+        let path = d.join(name);
+        std::fs::write(&path, format!("variant = \"chess\"\n{line}\n[[configs]]\nname = \"a\"\n")).unwrap();
+        path.display().to_string()
+    };
+    let (b_games, b_depth) = (balance("games.toml", "games = 0"), balance("depth.toml", "depth = [3, 500]"));
+    let selfplay = ["selfplay", "--variant", "chess"];
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--games", "1000000000000"], "--games 1000000000000 is outside 1..=10000000"),
+        (vec!["--opening-plies", "100000"], "--opening-plies 100000 is outside 0..=200"),
+        (vec!["--opening", "random", "--random-plies", "5000"], "--random-plies 5000 is outside 0..=200"),
+        (vec!["--threads", "0"], "--threads 0 is outside 1..=1024"),
+        (vec!["--nodes", "0"], "the budget's nodes 0 is below 1"),
+        (vec!["--depth", "1000"], "the budget's depth 1000 is outside 1..=99"),
+        (vec!["--movetime", "0"], "movetime 0 ms is below 1"),
+        (vec!["--opening-nodes", "0"], "the opening player's nodes 0 is below 1"),
+        (vec!["--max-plies", "0"], "--max-plies: a count of 0"),
+        (vec!["--resign", "300:0"], "--resign: a count of 0"),
+    ];
+    let others: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["match", "--variant", "chess", "--a-nodes", "0"], "player A's budget: nodes 0 is below 1"),
+        (vec!["datagen", "--variant", "chess", "--nodes", "0"], "nodes 0 is below 1"),
+        (vec!["balance", &b_games], "games.toml:2: games = 0 is outside 1..=10000000"),
+        (vec!["balance", &b_depth], "depth.toml:2: depth 500 is outside 1..=99"),
+        (vec!["book", "--variant", "chess", "--positions", "100000000000"], "--positions 100000000000 is outside"),
+        (vec!["spsa", "--variant", "chess", "--games", "0"], "--games 0 is outside 1..=10000000"),
+        (vec!["train", "--variant", "chess", "--hidden", "100000"], "hidden units (100000) must be in 1..=4096"),
+        (vec!["train", "--variant", "chess", "--rounds", "0"], "--rounds 0 is outside 1..=1000"),
+        (vec!["train", "--variant", "chess", "--gauntlet-games", "0"], "--gauntlet-games 0 is outside"),
+        (vec!["train", "--variant", "chess", "--lambda", "2"], "λ (2) must be in [0, 1]"),
+    ];
+    let all = cases.into_iter().map(|(a, said)| (selfplay.iter().copied().chain(a).collect(), said)).chain(others);
+    for (args, said) in all {
         let out = tmp("limits");
-        let mut all = vec!["selfplay", "--variant", "chess", "--out", out.to_str().unwrap()];
-        all.extend(args);
-        let o = hoplite(&all);
+        let mut args: Vec<&str> = args;
+        args.extend(["--out", out.to_str().unwrap()]);
+        let o = hoplite(&args);
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert!(!o.status.success() && stderr.contains(said), "{args:?}: {stderr}");
         assert!(!out.exists(), "{args:?} wrote {}", out.display());

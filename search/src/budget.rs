@@ -83,6 +83,22 @@ impl Budget {
     pub fn is_empty(&self) -> bool {
         *self == Budget::default()
     }
+    /// Its numbers in range: a search of no nodes or no time plays no move of its own, and one
+    /// deeper than the search's stack cannot be searched (nor ends in a lifetime); the message
+    /// names the first out of range.
+    pub fn check(&self) -> Result<(), String> {
+        let max_depth = crate::search::MAX_PLY as u32 - 1;
+        if self.nodes == Some(0) {
+            return Err("nodes 0 is below 1".into());
+        }
+        if let Some(d) = self.depth.filter(|d| !(1..=max_depth).contains(d)) {
+            return Err(format!("depth {d} is outside 1..={max_depth}"));
+        }
+        if self.movetime.is_some_and(|t| t.is_zero()) {
+            return Err("movetime 0 ms is below 1".into());
+        }
+        Ok(())
+    }
     /// Whether it can be spent the same way on any machine (no time in it).
     pub fn is_reproducible(&self) -> bool {
         self.movetime.is_none() && self.clock.is_none()

@@ -90,3 +90,12 @@ pub const LIMITS: [(&str, u64, u64); 5] = [
     ("random_plies", 0, 200),
     ("opening_plies", 0, 200),
 ];
+
+/// `flag`'s `value` within the range `LIMITS` declares for `name`, or the message saying not.
+pub fn within(flag: &str, name: &str, value: u64) -> Result<(), String> {
+    let &(_, min, max) = LIMITS.iter().find(|l| l.0 == name).expect("a declared limit");
+    match (min..=max).contains(&value) {
+        true => Ok(()),
+        false => Err(format!("{flag} {value} is outside {min}..={max}")),
+    }
+}

@@ -1,6 +1,7 @@
 //! `hoplite balance CONFIG.toml`: one base variant and named overrides (a piece's Betza, a
 //! rule option, the setup), every configuration played with the same seeds and openings.
 
+use crate::defaults::within;
 use crate::error::RunError;
 use crate::openings::played;
 use crate::openings::{Opening, Openings, SharedCache};
@@ -12,6 +13,7 @@ use hoplite_core::seed::game_seed;
 use hoplite_core::toml_text::toml_at;
 use hoplite_core::{Position, Variant};
 use hoplite_formats::manifest::RunKind;
+use hoplite_search::Budget;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -139,6 +141,32 @@ pub fn load_with(path: &Path, control: bool) -> Result<Balance, RunError> {
     from_text(path, text, control)
 }
 
+/// The file's numbers in the ranges of the flags they stand for, the error at the key's line.
+fn check_numbers(label: &str, text: &str, file: &BalanceFile) -> Result<(), RunError> {
+    let err = |key: &str, message: String| {
+        let line = text
+            .lines()
+            .position(|l| l.trim_start().strip_prefix(key).is_some_and(|r| r.trim_start().starts_with('=')));
+        RunError::Config { at: line.map_or(label.to_string(), |n| format!("{label}:{}", n + 1)), message }
+    };
+    if let Some(g) = file.games {
+        within("games =", "games", g).map_err(|m| err("games", m))?;
+    }
+    if let Some(p) = file.random_plies {
+        within("random_plies =", "random_plies", u64::from(p)).map_err(|m| err("random_plies", m))?;
+    }
+    if file.max_plies == Some(0) {
+        return Err(err("max_plies", "max_plies = 0 is below 1".into()));
+    }
+    for n in file.nodes.iter().flat_map(OneOrMore::to_vec) {
+        Budget::nodes(n).check().map_err(|m| err("nodes", m))?;
+    }
+    for d in file.depth.iter().flat_map(OneOrMore::to_vec) {
+        Budget::depth(d).check().map_err(|m| err("depth", m))?;
+    }
+    Ok(())
+}
+
 /// A balance config's `text` as if read from `path` (its paths relative to that folder).
 pub fn from_text(path: &Path, mut text: String, control: bool) -> Result<Balance, RunError> {
     let label = path.display().to_string();
@@ -154,6 +182,7 @@ pub fn from_text(path: &Path, mut text: String, control: bool) -> Result<Balance
     if file.configs.is_empty() {
         return Err(RunError::Config { at: label, message: "no [[configs]]".into() });
     }
+    check_numbers(&label, &text, &file)?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let named = |v: &str| match hoplite_core::is_builtin(v) {
         true => v.to_string(),

@@ -94,6 +94,8 @@ impl BookRequest {
         let method = self.method.unwrap_or(if filtered { BookMethod::Filtered } else { BookMethod::Played });
         let threads = self.threads.unwrap_or_else(defaults::threads);
         let wanted = self.positions.unwrap_or(defaults::BOOK_POSITIONS);
+        // A position is an opening played, like a game's: as many as a run may have games.
+        defaults::within("--positions", "games", wanted as u64).map_err(RunError::Usage)?;
         let seed = self.seed.unwrap_or(defaults::SEED);
         let given = self.budget.budget()?;
         let usage = |s: &str| Err(RunError::Usage(s.into()));

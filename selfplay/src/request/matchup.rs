@@ -59,7 +59,9 @@ impl SideRequest {
     ) -> Result<PlayerSpec, RunError> {
         let player = self.player();
         let display = self.name.clone().unwrap_or_else(|| if same { letter.to_string() } else { player.clone() });
-        registry.player(&player, &display, self.budget().or(shared), self.files.clone(), hash_mb)
+        let own = self.budget();
+        own.check().map_err(|e| RunError::Usage(format!("player {letter}'s budget: {e}")))?;
+        registry.player(&player, &display, own.or(shared), self.files.clone(), hash_mb)
     }
 }
 

@@ -63,14 +63,18 @@ impl BudgetLists {
         fn at<T: Copy>(v: &[T], i: usize) -> Option<T> {
             v.get(i).or(v.first()).copied()
         }
-        Ok((0..rungs)
+        let budgets: Vec<Budget> = (0..rungs)
             .map(|i| Budget {
                 nodes: at(&self.nodes, i),
                 depth: at(&self.depth, i),
                 movetime: at(&self.movetime, i).map(Duration::from_millis),
                 clock: at(&self.tc, i),
             })
-            .collect())
+            .collect();
+        for b in &budgets {
+            b.check().map_err(|e| RunError::Usage(format!("the budget's {e}")))?;
+        }
+        Ok(budgets)
     }
 
     /// One budget (a match's): a ladder is refused.
@@ -182,6 +186,7 @@ impl RunRequest {
                     return usage("--random-plies is of random openings: played openings take --opening-plies");
                 }
                 let budget = OpeningSettings::budget(Budget { nodes: s.nodes, depth: s.depth, ..Default::default() });
+                budget.check().map_err(|e| RunError::Usage(format!("the opening player's {e}")))?;
                 let name = s.player.as_deref().unwrap_or(defaults::PLAYER);
                 let player = registry.player(name, name, budget, EngineFiles::default(), opts.tt_megabytes)?;
                 opts.random_plies = 0;
@@ -279,10 +284,16 @@ fn within_limits(opts: &RunOptions) -> Result<(), RunError> {
         ("--random-plies", u64::from(opts.random_plies)),
         ("--opening-plies", opts.played.as_ref().map_or(0, |p| u64::from(p.plies))),
     ];
-    for ((flag, value), (_, min, max)) in values.into_iter().zip(defaults::LIMITS) {
-        if !(min..=max).contains(&value) {
-            return Err(RunError::Usage(format!("{flag} {value} is outside {min}..={max}")));
-        }
+    for ((flag, value), (name, _, _)) in values.into_iter().zip(defaults::LIMITS) {
+        defaults::within(flag, name, value).map_err(RunError::Usage)?;
+    }
+    // A game ends by adjudication after at least a ply, and a score held for no moves decides
+    // nothing.
+    let a = &opts.adjudication;
+    let moves =
+        [("--max-plies", Some(a.max_plies)), ("--resign", a.resign.map(|r| r.1)), ("--draw", a.draw.map(|d| d.1))];
+    if let Some((flag, _)) = moves.iter().find(|(_, n)| *n == Some(0)) {
+        return Err(RunError::Usage(format!("{flag}: a count of 0 plies or moves; it must be at least 1")));
     }
     Ok(())
 }

@@ -89,11 +89,14 @@ impl Default for TrainConfig {
 }
 
 impl TrainConfig {
-    fn check(&self) -> Result<(), TuneError> {
+    /// The settings in their ranges: at least one of each count, and no more hidden units
+    /// than a network file and memory hold comfortably (4,096: 2,904 × 4,096 first-layer
+    /// weights for The Sultan's Game, with AdamW's two moments each), no batch beyond 2²⁰.
+    pub(crate) fn check(&self) -> Result<(), TuneError> {
         let bad = |what: String| Err(TuneError::TrainSetting(what));
-        if self.hidden == 0 || self.epochs == 0 || self.batch == 0 {
+        if !(1..=4096).contains(&self.hidden) || self.epochs == 0 || !(1..=1 << 20).contains(&self.batch) {
             return bad(format!(
-                "hidden units ({}), epochs ({}) and batch ({}) must be at least 1",
+                "hidden units ({}) must be in 1..=4096, epochs ({}) at least 1 and the batch ({}) in 1..=1048576",
                 self.hidden, self.epochs, self.batch
             ));
         }

@@ -20,6 +20,7 @@ use hoplite_core::Variant;
 use hoplite_formats::tune::RoundRow;
 use hoplite_formats::{csvfile, packed, Decimal, FormatError, PACKED};
 use hoplite_search::eval::network::Layout;
+use hoplite_search::Budget;
 use hoplite_selfplay::defaults;
 use hoplite_selfplay::player::EngineFiles;
 use hoplite_selfplay::request::datagen::DatagenRequest;
@@ -80,6 +81,7 @@ impl TrainRequest {
     /// Plays every round; the rows of rounds.csv.
     pub fn run(&self, mut event: impl FnMut(Event)) -> Result<Vec<RoundRow>, TuneError> {
         let variant = Variant::load(self.variant()).map_err(|e| TuneError::TrainSetting(e.to_string()))?;
+        self.check()?;
         let out = self.out();
         if !self.resume && out.exists() && out.read_dir().is_ok_and(|mut d| d.next().is_some()) {
             return Err(TuneError::TrainSetting(format!(
@@ -133,6 +135,24 @@ impl TrainRequest {
             previous = Some(network);
         }
         Ok(rows)
+    }
+
+    /// Every number in range before any game is played: the trainer's settings, the rounds, the
+    /// games and the nodes of data and gauntlet.
+    fn check(&self) -> Result<(), TuneError> {
+        self.config.check()?;
+        let bad = TuneError::TrainSetting;
+        let rounds = self.rounds.unwrap_or(defaults::TRAIN_ROUNDS);
+        if !(1..=1000).contains(&rounds) {
+            return Err(bad(format!("--rounds {rounds} is outside 1..=1000")));
+        }
+        defaults::within("--games", "games", self.games.unwrap_or(defaults::TRAIN_GAMES)).map_err(bad)?;
+        let gauntlet = self.gauntlet_games.unwrap_or(defaults::GAUNTLET_GAMES);
+        defaults::within("--gauntlet-games", "games", gauntlet).map_err(bad)?;
+        for (flag, nodes) in [("--nodes", self.nodes), ("--gauntlet-nodes", self.gauntlet_nodes)] {
+            Budget { nodes, ..Default::default() }.check().map_err(|e| bad(format!("{flag}: {e}")))?;
+        }
+        Ok(())
     }
 
     /// Round `round`'s positions, generated into `dir` (or resumed there).

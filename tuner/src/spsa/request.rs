@@ -2,6 +2,7 @@
 //! (`hoplite_selfplay::defaults`) into the settings a run records and is resumed with.
 
 use super::{run_in, Spsa, SpsaSettings};
+use hoplite_search::Budget;
 use hoplite_selfplay::defaults;
 use hoplite_selfplay::RunError;
 use std::path::PathBuf;
@@ -63,7 +64,26 @@ impl SpsaRequest {
             None => PathBuf::from(format!("runs/spsa-{}", defaults::stem(&settings.variant))),
         };
         let threads = self.threads.unwrap_or_else(defaults::threads);
+        check(&settings, threads).map_err(RunError::Usage)?;
         let spsa = run_in(&settings, &out, threads, self.resume, progress)?;
         Ok(SpsaOutcome { spsa, out })
     }
+}
+
+/// The run's numbers in their ranges, before any file is written.
+fn check(s: &SpsaSettings, threads: usize) -> Result<(), String> {
+    defaults::within("--games", "games", s.games)?;
+    defaults::within("--threads", "threads", threads as u64)?;
+    defaults::within("--tt-mb", "tt_mb", s.tt_mb as u64)?;
+    defaults::within("--opening-plies", "opening_plies", u64::from(s.opening_plies))?;
+    if s.games < 2 || s.batch == 0 || s.max_plies == 0 {
+        return Err(format!(
+            "--games {}, --batch {}, --max-plies {}: SPSA plays pairs of games, at least one a batch, of at least a ply",
+            s.games, s.batch, s.max_plies
+        ));
+    }
+    if !(s.r_end.is_finite() && s.r_end > 0.0) {
+        return Err(format!("--r-end {}: the last step's size must be above 0", s.r_end));
+    }
+    Budget { nodes: s.nodes, depth: s.depth, ..Default::default() }.check().map_err(|e| format!("the budget's {e}"))
 }
