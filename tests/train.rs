@@ -78,7 +78,8 @@ fn a_training_killed_at_each_stage_resumes_to_the_same_files() {
     let (whole, cut) = (tmp("whole"), tmp("cut"));
     ok(&args(&whole, false).iter().map(|s| s.as_str()).collect::<Vec<_>>());
     let round = cut.join("round-1");
-    let stages: [(&str, Box<dyn Fn() -> bool>); 3] = [
+    type Moment<'a> = Box<dyn Fn() -> bool + 'a>;
+    let stages: [(&str, Moment); 3] = [
         ("data", Box::new(|| games_in(&round.join("data")) >= 3)),
         ("training", Box::new(|| round.join("loss.csv").exists())),
         ("gauntlet", Box::new(|| games_in(&round.join("gauntlet-linear")) >= 2)),
