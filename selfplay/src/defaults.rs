@@ -50,7 +50,10 @@ pub const BOOK_TRIES_PER_POSITION: u64 = 100;
 
 /// Training data for a network: a hoplite's nodes per move (a small search, as first nets
 /// are made from).
-pub const DATAGEN_NODES: u64 = 5000;
+pub const DATAGEN_NODES: u64 = 1000;
+/// A datagen run's played openings: plies and nodes a ply (docs/networks.md).
+pub const DATAGEN_OPENING_PLIES: u32 = 12;
+pub const DATAGEN_OPENING_NODES: u64 = 1000;
 
 /// Labels: the share of a label that is the player's win probability.
 pub const LABEL_BLEND: f64 = 1.0;
@@ -75,7 +78,7 @@ pub fn stem(variant: &str) -> &str {
 /// `hoplite train`: rounds of data and training, self-play games a round, and the gauntlet of
 /// each round's network against the linear evaluation (games, nodes a move).
 pub const TRAIN_ROUNDS: usize = 1;
-pub const TRAIN_GAMES: u64 = 1000;
+pub const TRAIN_GAMES: u64 = 20_000;
 pub const GAUNTLET_GAMES: u64 = 200;
 pub const GAUNTLET_NODES: u64 = 1000;
 

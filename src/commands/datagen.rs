@@ -12,7 +12,7 @@ pub struct DatagenArgs {
     /// Built-in variant name or variant file (.toml) [default: spartan].
     #[arg(long)]
     variant: Option<String>,
-    /// hoplite's nodes per move [default: 5000].
+    /// hoplite's nodes per move [default: 1000].
     #[arg(long)]
     nodes: Option<u64>,
     #[command(flatten)]

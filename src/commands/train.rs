@@ -21,16 +21,16 @@ pub struct TrainArgs {
     /// round's network [default: 1].
     #[arg(long)]
     rounds: Option<usize>,
-    /// Self-play games of training data a round [default: 1000].
+    /// Self-play games of training data a round [default: 20000].
     #[arg(long)]
     games: Option<u64>,
-    /// The data's nodes a move [default: 5000].
+    /// The data's nodes a move [default: 1000].
     #[arg(long)]
     nodes: Option<u64>,
     /// Gauntlet games a round against the linear evaluation (and the last network) [default: 200].
     #[arg(long)]
     gauntlet_games: Option<u64>,
-    /// The gauntlet's nodes a move [default: 1000].
+    /// The gauntlet's nodes a move [default: 20000].
     #[arg(long)]
     gauntlet_nodes: Option<u64>,
     /// Worker threads for games and training (default: all cores).
@@ -52,10 +52,10 @@ pub struct TrainArgs {
     /// Epochs of training a round [default: 20].
     #[arg(long)]
     epochs: Option<usize>,
-    /// The search score's weight in the target, the game's result having the rest [default: 0.75].
+    /// The search score's weight in the target, the game's result having the rest [default: 1].
     #[arg(long)]
     lambda: Option<f32>,
-    /// Positions an optimiser step [default: 16384; fewer for small data, so that it takes
+    /// Positions an optimiser step [default: 4096; fewer for small data, so that it takes
     /// enough steps].
     #[arg(long)]
     batch: Option<usize>,

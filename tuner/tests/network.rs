@@ -150,5 +150,5 @@ fn a_stopped_training_resumes_to_the_same_bytes() {
     let other = TrainConfig { lambda: 0.5, ..config };
     let e = train(&layout, &data, &other, &out, |_| ControlFlow::Continue(())).unwrap_err();
     assert!(matches!(e, TuneError::Checkpoint { .. }), "{e}");
-    assert!(e.to_string().contains("made with lambda=0.75, not lambda=0.5"), "{e}");
+    assert!(e.to_string().contains("made with lambda=1, not lambda=0.5"), "{e}");
 }

@@ -5,6 +5,7 @@ use super::selfplay::SelfplayRequest;
 use super::{BudgetLists, RunRequest};
 use crate::defaults;
 use crate::error::RunError;
+use crate::openings::played::{Method, OpeningSettings};
 use crate::plans::{datagen, selfplay};
 use crate::player::EngineFiles;
 use crate::{Progress, RunReport};
@@ -46,7 +47,16 @@ impl DatagenRequest {
             files: self.files.clone(),
             run: self.run.clone(),
         };
-        let (variant, opts, player) = games.prepare("datagen")?;
+        // Many distinct openings, cheaply: at selfplay's 8 plies and 4,000 nodes, 10,000 chess
+        // games needed over 60,000 openings played (each one ending where another did is
+        // played again) and more time than their games; at 12 plies and 1,000 nodes, 10,500.
+        let opening = OpeningSettings {
+            method: Some(Method::Played),
+            plies: Some(defaults::DATAGEN_OPENING_PLIES),
+            nodes: Some(defaults::DATAGEN_OPENING_NODES),
+            ..Default::default()
+        };
+        let (variant, opts, player) = games.prepare("datagen", opening)?;
         let packing = Some(datagen::packing(&variant));
         let report = selfplay::play(&variant, self.variant(), &player, &opts, RunKind::Datagen, packing, progress)?;
         let index: Vec<PackedIndexRow> = csvfile::read(&opts.out.join(PACKED_INDEX))?;

@@ -3,7 +3,7 @@
 use super::{ladder, BudgetLists, RunDefaults, RunRequest};
 use crate::defaults;
 use crate::error::RunError;
-use crate::openings::played::Method;
+use crate::openings::played::{Method, OpeningSettings};
 use crate::plans::selfplay;
 use crate::player::EngineFiles;
 use crate::{PlayerSpec, Progress, RunOptions, RunReport};
@@ -35,17 +35,24 @@ impl SelfplayRequest {
     }
 
     pub fn run(&self, progress: impl FnMut(&Progress)) -> Result<SelfplayOutcome, RunError> {
-        let (variant, opts, player) = self.prepare("selfplay")?;
+        let (variant, opts, player) = self.prepare("selfplay", OpeningSettings::default())?;
         let report = selfplay::run(&variant, self.variant(), &player, &opts, progress)?;
         Ok(SelfplayOutcome { report, out: opts.out })
     }
 
     /// The variant, options and player of a run of `command` (whose name the default output
     /// directory takes): a selfplay run's, or a datagen run's, which plays the same games.
-    pub(super) fn prepare(&self, command: &str) -> Result<(Arc<Variant>, RunOptions, PlayerSpec), RunError> {
+    /// The variant, options and player of a run of `command`, its openings `opening` where the
+    /// request and the variant say nothing.
+    pub(super) fn prepare(
+        &self,
+        command: &str,
+        opening: OpeningSettings,
+    ) -> Result<(Arc<Variant>, RunOptions, PlayerSpec), RunError> {
         let name = self.variant();
         let default_out = format!("runs/{command}-{}", defaults::stem(name));
-        let defaults = RunDefaults::of(Method::Played);
+        let played = RunDefaults::of(Method::Played);
+        let defaults = RunDefaults { opening: opening.or(&played.opening), ..played };
         let variant = Variant::load(name)?;
         let (mut opts, registry) = self.run.prepare(&defaults, &default_out, &variant, None)?;
         let budget = ladder(self.budget.budgets()?, &mut opts);
