@@ -592,3 +592,104 @@ fn killed_matches_and_balance_runs_resume_to_the_same_files() {
         }
     }
 }
+
+/// Run directories damaged at random (games.csv cut, lines dropped, doubled, swapped or a
+/// byte changed; positions.csv or games.pgn cut where a kill would cut them; a file removed)
+/// and resumed: never a panic; a resume that goes on ends with every game once and each
+/// game's positions those of the run never damaged; one that refuses says why.
+#[test]
+fn damaged_run_directories_resume_whole_or_refuse() {
+    let whole = tmp("fuzz-whole");
+    run("chess", &whole, &[]);
+    let read = |d: &Path, f: &str| std::fs::read(d.join(f)).unwrap_or_default();
+    let by_game = |positions: &[u8]| {
+        let mut rows: Vec<String> = String::from_utf8_lossy(positions).lines().skip(1).map(String::from).collect();
+        rows.sort();
+        rows
+    };
+    let want = by_game(&read(&whole, "positions.csv"));
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let (mut resumed, mut refused) = (0, 0);
+    // As core/tests/fuzz.rs: HOPLITE_FUZZ_SCALE times the cases, HOPLITE_FUZZ_SEED another draw.
+    let env = |name: &str, or: u64| std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(or);
+    let cases = 24 * env("HOPLITE_FUZZ_SCALE", 1);
+    seed = (seed ^ env("HOPLITE_FUZZ_SEED", 0)).max(1);
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n.max(1) as u64) as usize
+    };
+    for case in 0..cases {
+        let d = tmp("fuzz-case");
+        std::fs::create_dir_all(&d).unwrap();
+        for f in ["run.toml", "games.csv", "positions.csv", "games.pgn", "summary.csv"] {
+            std::fs::copy(whole.join(f), d.join(f)).unwrap();
+        }
+        let games = read(&d, "games.csv");
+        let mut lines: Vec<String> = String::from_utf8(games.clone()).unwrap().lines().map(String::from).collect();
+        let joined = |l: &[String]| (l.join("\n") + "\n").into_bytes();
+        let data = 1 + next(lines.len() - 1);
+        let what = case % 8;
+        let damaged = match what {
+            0 => games[..next(games.len())].to_vec(),
+            1 => {
+                lines.remove(data);
+                joined(&lines)
+            }
+            2 => {
+                let copy = lines[data].clone();
+                lines.insert(1 + next(lines.len() - 1), copy);
+                joined(&lines)
+            }
+            3 => {
+                let other = 1 + next(lines.len() - 1);
+                lines.swap(data, other);
+                joined(&lines)
+            }
+            4 => {
+                let mut g = games.clone();
+                let at = next(g.len());
+                g[at] = b"0123456789,-x\n"[next(14)];
+                g
+            }
+            _ => games,
+        };
+        std::fs::write(d.join("games.csv"), &damaged).unwrap();
+        match what {
+            5 | 6 => {
+                // Cut where a kill could: in the last game's records, which follow every other.
+                let f = if what == 5 { "positions.csv" } else { "games.pgn" };
+                let bytes = read(&d, f);
+                let last_game = lines[lines.len() - 1].split(',').next().unwrap().to_string();
+                let start = match f {
+                    "positions.csv" => String::from_utf8_lossy(&bytes).find(&format!("\n{last_game},")).unwrap(),
+                    _ => String::from_utf8_lossy(&bytes).rfind("[Event ").unwrap(),
+                };
+                std::fs::write(d.join(f), &bytes[..start + next(bytes.len() - start)]).unwrap();
+                // The cut game's row was not yet written either.
+                lines.pop();
+                std::fs::write(d.join("games.csv"), joined(&lines)).unwrap();
+            }
+            7 => std::fs::remove_file(d.join(["games.csv", "positions.csv", "games.pgn", "summary.csv"][next(4)]))
+                .unwrap(),
+            _ => {}
+        }
+        let o = hoplite(&run_args("chess", &d, &["--resume"]).iter().map(|s| s.as_str()).collect::<Vec<_>>());
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!stderr.contains("panicked") && o.status.code().is_some(), "case {case}: {stderr}");
+        if o.status.success() {
+            resumed += 1;
+            let rows: Vec<hoplite_formats::GameRow> = hoplite_formats::csvfile::read(&d.join("games.csv")).unwrap();
+            let mut ids: Vec<u64> = rows.iter().map(|r| r.game_id).collect();
+            ids.sort();
+            assert_eq!(ids, (0..10).collect::<Vec<_>>(), "case {case}: every game once");
+            assert_eq!(by_game(&read(&d, "positions.csv")), want, "case {case}: the positions of every game");
+        } else {
+            refused += 1;
+            assert!(stderr.starts_with("error: ") && stderr.lines().count() <= 3, "case {case}: {stderr}");
+        }
+    }
+    eprintln!("{cases} damaged run directories: {resumed} resumed whole, {refused} refused");
+    assert!(resumed > 0 && refused > 0, "{resumed} resumed, {refused} refused");
+}
