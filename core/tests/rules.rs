@@ -738,3 +738,23 @@ fn quiet_moves_neither_capture_nor_promote() {
     assert!(quiet("e1g1"), "castling captures nothing");
     assert!(quiet("e5e6"));
 }
+
+#[test]
+fn en_passant_squares_no_initial_move_passed_over_give_no_capture() {
+    // Squares a FEN names that no piece of the side that moved passed over by an initial move
+    // from a square it has left (found by fuzzing): a king, a rook or a queen on the square
+    // beyond or on one of them is no victim; before, an en passant capture took it.
+    for (fen, m) in [
+        ("8/4b3/Kp1pr3/8/1R3p2/8/4Pk2/8 w - f3f4f5 4 9", "e2f3"),
+        ("rn3br1/p2p2pp/3qpp1k/4P3/RQP3P1/3P4/1P1n1P1P/1N1NK3 w - h5h6h7 4 27", "g4h5"),
+        ("N3r3/2p1q1b1/3kp1p1/p2P3B/PP6/2pP3p/1n1n1P1P/4K1R1 b - g1g2g3 0 27", "h3g2"),
+        ("1r6/p1pp3r/6pN/3P4/1p4n1/kPb2Pn1/P1qB3R/2R2K2 w - c2c3c4 92 18", "b3c4"),
+    ] {
+        let p = pos("chess", fen);
+        assert_eq!(ep_field(&p), "-", "{fen}");
+        assert!(!from(&p, &m[..2]).contains(&m.to_string()), "{fen}: {m} is no capture");
+    }
+    // A pawn's double step still gives its right, and the writer keeps it.
+    let p = pos("chess", "4k3/8/8/8/4pP2/8/8/4K3 b - f3 0 1");
+    assert_eq!((ep_field(&p), from(&p, "e4").contains(&"e4f3".to_string())), ("f3".to_string(), true));
+}

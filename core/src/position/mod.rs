@@ -315,20 +315,36 @@ impl<B: Bits> Position<B> {
     /// the mover's piece standing on one of them, or else the one just beyond the last target
     /// along its file (a pawn's double step).
     fn set_ep_from_fen(&mut self, targets: Bitboard<B>) {
-        let geo = self.variant.geometry;
+        let v = self.variant.clone();
+        let geo = v.geometry;
         let mover = !self.side;
         let theirs = self.by_colour[mover];
-        let victim = match (targets & theirs).into_iter().next() {
-            Some(sq) => Some(sq),
-            None => {
-                let last = if mover == Colour::White { targets.msb() } else { targets.lsb() };
-                geo.offset(last, 0, mover.sign()).filter(|&sq| theirs.has(sq))
+        // The piece that made the move: on a target square, or just beyond the last one.
+        let last = if mover == Colour::White { targets.msb() } else { targets.lsb() };
+        let beyond = geo.offset(last, 0, mover.sign()).map_or(Bitboard::EMPTY, Bitboard::square);
+        for victim in (targets | beyond) & theirs {
+            // As `make` leaves them: a piece of a type with initial moves, which passed over
+            // the targets from an initial square it has left (a rook on a named square, or
+            // squares no piece passed over, give no right that a capture could take).
+            let (_, ty) = self.piece_at(victim).expect("an occupied square");
+            let from_squares = v.initial[mover][ty].to::<B>() & !self.occupied();
+            let initial_only = |from: Square| {
+                let before = (self.occupied() & !Bitboard::square(victim)) | Bitboard::square(from);
+                v.initial_moves[mover][ty].targets(&v.rays, from, before).0.has(victim)
+                    && !v.moves[mover][ty].targets(&v.rays, from, before).0.has(victim)
+            };
+            let passed = from_squares
+                .into_iter()
+                .filter(|&from| initial_only(from))
+                .map(|from| geo.between(from, victim).to::<B>())
+                .find(|&between| (targets & !Bitboard::square(victim) & !between).is_empty());
+            if let Some(passed) = passed {
+                // A square the mover leapt over may be occupied; it is no target.
+                self.ep = self.capturable_ep(targets & passed & !self.occupied());
+                self.ep_victim = victim;
+                return;
             }
-        };
-        let Some(victim) = victim else { return };
-        // A square the mover leapt over may be occupied; it is no target.
-        self.ep = self.capturable_ep(targets & !self.occupied());
-        self.ep_victim = victim;
+        }
     }
 
     /// Those of `targets` that a piece of the side to move could capture onto en passant.
