@@ -98,3 +98,16 @@ fn a_training_killed_at_each_stage_resumes_to_the_same_files() {
     };
     assert_eq!(losses(&whole), losses(&cut));
 }
+
+/// The network kept in data/networks plays chess, and is refused for another variant, naming
+/// the file.
+#[test]
+fn the_kept_chess_network_plays_and_is_refused_elsewhere() {
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/data/networks/chess.nnue");
+    let out = tmp("kept-network");
+    let base = ["match", "--a-network", net, "--games", "2", "--nodes", "200", "--max-plies", "40", "--out"];
+    ok(&[&base[..], &[out.to_str().unwrap(), "--variant", "chess"]].concat());
+    let o = common::hoplite(&[&base[..], &[tmp("kept-elsewhere").to_str().unwrap(), "--variant", "shatranj"]].concat());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && stderr.contains("chess.nnue"), "{stderr}");
+}
