@@ -42,11 +42,13 @@ fn mutate(rng: &mut ChaCha8Rng, lines: &[&str]) -> String {
 
 #[test]
 fn mutated_variants_ini_never_panics() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x1A1);
+    let env = |name: &str, or: u64| std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(or);
+    // As core/tests/fuzz.rs: HOPLITE_FUZZ_SCALE times the files, HOPLITE_FUZZ_SEED another draw.
+    let mut rng = ChaCha8Rng::seed_from_u64(0x1A1 ^ env("HOPLITE_FUZZ_SEED", 0));
     let lines: Vec<&str> = INI.lines().collect();
     let (mut inputs, mut errors, mut loaded) = (0, 0, 0);
     let mut failures = Vec::new();
-    for _ in 0..120 {
+    for _ in 0..120 * env("HOPLITE_FUZZ_SCALE", 1) {
         let text = mutate(&mut rng, &lines);
         inputs += 1;
         let outcome = match catch_unwind(|| import("variants.ini", &text)) {

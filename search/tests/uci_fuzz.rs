@@ -80,8 +80,9 @@ fn line(rng: &mut ChaCha8Rng) -> Vec<u8> {
 
 #[test]
 fn every_go_and_isready_is_answered_whatever_the_input() {
-    let mut rng = ChaCha8Rng::seed_from_u64(61);
-    for session in 0..40 {
+    let mut rng = ChaCha8Rng::seed_from_u64(61 ^ fuzz_env("HOPLITE_FUZZ_SEED", 0));
+    // As core/tests/fuzz.rs: HOPLITE_FUZZ_SCALE times the sessions for longer runs by hand.
+    for session in 0..40 * fuzz_env("HOPLITE_FUZZ_SCALE", 1) {
         let mut input = Vec::new();
         for _ in 0..30 {
             input.extend(line(&mut rng));
@@ -98,4 +99,8 @@ fn every_go_and_isready_is_answered_whatever_the_input() {
         assert_eq!(bestmoves, gos, "session {session}: {text:?}\n---\n{out}");
         assert_eq!(readyoks, readies, "session {session}: {text:?}\n---\n{out}");
     }
+}
+
+fn fuzz_env(name: &str, or: u64) -> u64 {
+    std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(or)
 }
