@@ -197,6 +197,40 @@ pub struct RunOutput {
     pub tallies: Tallies,
 }
 
+/// Files of games without games.csv, which says what games they are of, cannot be continued
+/// (nor written over: they may be all that is left of a run).
+fn no_orphan_records(dir: &Path) -> Result<(), RunError> {
+    let (positions, index, pgn) = (dir.join(POSITIONS), dir.join(hoplite_formats::PACKED_INDEX), dir.join(PGN));
+    let used = [
+        (&positions, has_more_lines(&positions, 1)),
+        (&index, has_more_lines(&index, 1)),
+        (&pgn, fs::metadata(&pgn).is_ok_and(|m| m.len() > 0)),
+    ];
+    match used.iter().find(|(_, used)| *used) {
+        Some((file, _)) => Err(RunError::NotOfRun {
+            path: dir.join(GAMES).display().to_string(),
+            message: format!(
+                "missing or empty, but {} holds games' records that only it can place; restore it, or remove the folder",
+                file.display()
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Every one of `games` games has its positions in positions.csv (or its records in
+/// positions.bin, when `packed`): a file gone would leave the run's first games without them.
+fn positions_kept(dir: &Path, packed: bool, games: usize) -> Result<(), RunError> {
+    let kept = dir.join(if packed { hoplite_formats::PACKED_INDEX } else { POSITIONS });
+    if games > 0 && !kept.exists() {
+        let message = format!(
+            "missing, but games.csv holds {games} games whose positions it kept; restore it, or remove the folder"
+        );
+        return Err(RunError::NotOfRun { path: kept.display().to_string(), message });
+    }
+    Ok(())
+}
+
 /// Opens (or, with `resume`, reopens and repairs) a run directory. A resume of a run started
 /// with another manifest is refused. Returns the output and the rows of the games already
 /// done; `configs` orders the summary; with `packing`, positions.bin takes positions.csv's
@@ -214,23 +248,8 @@ pub fn open(
     let pgn_path = dir.join(PGN);
     let manifest_path = dir.join(MANIFEST);
     let existing = fs::metadata(&games_path).map(|m| m.len() > 0).unwrap_or(false);
-    // Files of games without games.csv, which says what games they are of, cannot be continued
-    // (nor written over: they may be all that is left of a run).
     if !existing {
-        let index = dir.join(hoplite_formats::PACKED_INDEX);
-        let pgn_used = fs::metadata(&pgn_path).is_ok_and(|m| m.len() > 0);
-        let used = [
-            (&positions_path, has_more_lines(&positions_path, 1)),
-            (&index, has_more_lines(&index, 1)),
-            (&pgn_path, pgn_used),
-        ];
-        if let Some((file, _)) = used.iter().find(|(_, used)| *used) {
-            let message = format!(
-                "missing or empty, but {} holds games' records that only it can place; restore it, or remove the folder",
-                file.display()
-            );
-            return Err(RunError::NotOfRun { path: games_path.display().to_string(), message });
-        }
+        no_orphan_records(dir)?;
     }
     let mut rows: Vec<GameRow> = Vec::new();
     if existing {
@@ -245,19 +264,7 @@ pub fn open(
         }
         repair_torn_tail(&games_path)?;
         rows = csvfile::read(&games_path)?;
-        // Every game has its positions in positions.csv (or its records in positions.bin):
-        // a file gone would leave the run's first games without them.
-        let kept = match packing {
-            Some(_) => dir.join(hoplite_formats::PACKED_INDEX),
-            None => positions_path.clone(),
-        };
-        if !rows.is_empty() && !kept.exists() {
-            let message = format!(
-                "missing, but games.csv holds {} games whose positions it kept; restore it, or remove the folder",
-                rows.len()
-            );
-            return Err(RunError::NotOfRun { path: kept.display().to_string(), message });
-        }
+        positions_kept(dir, packing.is_some(), rows.len())?;
         // A file of an older version gets today's columns before rows are appended to it.
         let first = fs::read_to_string(&games_path).map_err(|e| io(&games_path, "read", e))?;
         if first.lines().next() != Some(csvfile::header::<GameRow>().join(",").as_str()) {
