@@ -462,6 +462,7 @@ fn numbers_out_of_range_are_refused_before_any_file_is_written() {
         (vec!["--opening-plies", "100000"], "--opening-plies 100000 is outside 0..=200"),
         (vec!["--opening", "random", "--random-plies", "5000"], "--random-plies 5000 is outside 0..=200"),
         (vec!["--threads", "0"], "--threads 0 is outside 1..=1024"),
+        (vec!["--tt-mb", "4096", "--threads", "1024"], "MiB of tables, more than half of this machine's"),
         (vec!["--nodes", "0"], "the budget's nodes 0 is below 1"),
         (vec!["--depth", "1000"], "the budget's depth 1000 is outside 1..=99"),
         (vec!["--movetime", "0"], "movetime 0 ms is below 1"),

@@ -94,6 +94,14 @@ pub const LIMITS: [(&str, u64, u64); 5] = [
     ("opening_plies", 0, 200),
 ];
 
+/// This machine's memory in MiB, where the system says (Linux's /proc/meminfo).
+pub fn memory_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 =
+        text.lines().find_map(|l| l.strip_prefix("MemTotal:"))?.trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kib / 1024)
+}
+
 /// `flag`'s `value` within the range `LIMITS` declares for `name`, or the message saying not.
 pub fn within(flag: &str, name: &str, value: u64) -> Result<(), String> {
     let &(_, min, max) = LIMITS.iter().find(|l| l.0 == name).expect("a declared limit");

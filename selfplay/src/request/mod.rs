@@ -287,6 +287,14 @@ fn within_limits(opts: &RunOptions) -> Result<(), RunError> {
     for ((flag, value), (name, _, _)) in values.into_iter().zip(defaults::LIMITS) {
         defaults::within(flag, name, value).map_err(RunError::Usage)?;
     }
+    // Each thread's player has a table of its own: together they must fit the machine.
+    let tables = opts.tt_megabytes as u64 * opts.threads as u64;
+    if let Some(memory) = defaults::memory_mib().filter(|&m| tables > m / 2) {
+        return Err(RunError::Usage(format!(
+            "--tt-mb {} × --threads {} is {tables} MiB of tables, more than half of this machine's {memory} MiB",
+            opts.tt_megabytes, opts.threads
+        )));
+    }
     // A game ends by adjudication after at least a ply, and a score held for no moves decides
     // nothing.
     let a = &opts.adjudication;
