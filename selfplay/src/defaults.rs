@@ -82,7 +82,7 @@ pub const TRAIN_GAMES: u64 = 20_000;
 pub const GAUNTLET_GAMES: u64 = 200;
 pub const GAUNTLET_NODES: u64 = 1000;
 
-/// The ranges of a run's numbers, in the order `request::within_limits` checks them: games
+/// The ranges of a run's numbers, by name (`within`): games
 /// (each game's opening is prepared in memory before play: ten million of them fit in a few
 /// GB), threads, a search's table in MiB (one a thread), random and played opening plies (an
 /// opening as long as the longest game could never be finished).

@@ -278,13 +278,13 @@ impl RunRequest {
 /// message, not an abort or an endless retry.
 fn within_limits(opts: &RunOptions) -> Result<(), RunError> {
     let values = [
-        ("--games", opts.games),
-        ("--threads", opts.threads as u64),
-        ("--tt-mb", opts.tt_megabytes as u64),
-        ("--random-plies", u64::from(opts.random_plies)),
-        ("--opening-plies", opts.played.as_ref().map_or(0, |p| u64::from(p.plies))),
+        ("--games", "games", opts.games),
+        ("--threads", "threads", opts.threads as u64),
+        ("--tt-mb", "tt_mb", opts.tt_megabytes as u64),
+        ("--random-plies", "random_plies", u64::from(opts.random_plies)),
+        ("--opening-plies", "opening_plies", opts.played.as_ref().map_or(0, |p| u64::from(p.plies))),
     ];
-    for ((flag, value), (name, _, _)) in values.into_iter().zip(defaults::LIMITS) {
+    for (flag, name, value) in values {
         defaults::within(flag, name, value).map_err(RunError::Usage)?;
     }
     // Each thread's player has a table of its own: together they must fit the machine.
