@@ -226,3 +226,16 @@ fn a_network_is_played_with_recorded_and_held_to() {
     ]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("give one"), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// Without budget or opening flags a datagen run plays at its own defaults (1,000 nodes a move,
+/// openings of 12 plies at 1,000 nodes), not selfplay's, as run.toml records.
+#[test]
+fn datagen_plays_at_its_own_defaults() {
+    let out = tmp("own-defaults");
+    ok(&["datagen", "--variant", "chess", "--games", "2", "--max-plies", "20", "--out", out.to_str().unwrap()]);
+    let manifest = std::fs::read_to_string(out.join("run.toml")).unwrap();
+    for said in ["plies = 12", "[played.player]", "budget = \"nodes 1000\""] {
+        assert!(manifest.contains(said), "{said}: {manifest}");
+    }
+    assert!(!manifest.contains("nodes 4000") && !manifest.contains("nodes 5000"), "{manifest}");
+}
