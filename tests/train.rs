@@ -111,3 +111,64 @@ fn the_kept_chess_network_plays_and_is_refused_elsewhere() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && stderr.contains("chess.nnue"), "{stderr}");
 }
+
+/// Chess's shipped network is its default evaluation: run.toml names it with its hash, a run
+/// with `--eval linear` plays other games and records none, as runs before networks did; a resume after the shipped network changed is
+/// refused, and `--eval network` for a variant none is shipped for is refused before any file.
+#[test]
+fn the_shipped_network_is_the_default_and_eval_linear_chooses_the_weights() {
+    let (net, lin) = (tmp("default-network"), tmp("eval-linear"));
+    let run = |out: &Path, extra: &[&str]| {
+        let mut args = vec!["selfplay", "--variant", "chess", "--games", "2", "--nodes", "300", "--max-plies", "30"];
+        args.extend(["--threads", "1", "--out", out.to_str().unwrap()]);
+        args.extend(extra);
+        common::hoplite(&args)
+    };
+    assert!(run(&net, &[]).status.success());
+    assert!(run(&lin, &["--eval", "linear"]).status.success());
+    let manifest = String::from_utf8(read(&net, "run.toml")).unwrap();
+    let hash = hoplite_search::eval::network::bytes_hash(hoplite_core::shipped_network("chess").unwrap());
+    let recorded = format!("network = \"data/networks/chess.nnue\"\nnetwork_hash = \"{hash:016x}\"");
+    assert!(manifest.contains(&recorded), "{manifest}");
+    assert!(!String::from_utf8(read(&lin, "run.toml")).unwrap().contains("network"), "the linear evaluation, as ever");
+    assert_ne!(read(&net, "games.csv"), read(&lin, "games.csv"), "the network and the weights play other games");
+    // The same run by a hoplite whose chess network is another.
+    std::fs::write(net.join("run.toml"), manifest.replace(&format!("{hash:016x}"), "0123456789abcdef")).unwrap();
+    let o = run(&net, &["--resume"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && stderr.contains("data/networks/chess.nnue"), "{stderr}");
+    let none = tmp("eval-network-shatranj");
+    let o =
+        common::hoplite(&["selfplay", "--variant", "shatranj", "--eval", "network", "--out", none.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && stderr.contains("no network is shipped for shatranj"), "{stderr}");
+    assert!(!none.exists());
+}
+
+/// A balance run compares its configurations with one kind of evaluation: where a changed
+/// piece has no network, every configuration plays the weights, and run.toml records none.
+#[test]
+fn a_balance_run_with_a_changed_piece_plays_the_weights_everywhere() {
+    let d = common::tmp_dir("balance-eval");
+    let file = d.join("b.toml");
+    let configs = "variant = \"chess\"\n[[configs]]\nname = \"orthodox\"\n\
+                   [[configs]]\nname = \"wazir knights\"\n[[configs.pieces]]\nletter = \"n\"\nbetza = \"NW\"\n";
+    std::fs::write(&file, configs).unwrap();
+    let out = d.join("run");
+    ok(&["balance", file.to_str().unwrap(), "--nodes", "100", "--games", "2", "--max-plies", "20", "--out"]
+        .iter()
+        .chain(&[out.to_str().unwrap()])
+        .copied()
+        .collect::<Vec<_>>());
+    let manifest = String::from_utf8(read(&out, "run.toml")).unwrap();
+    assert!(!manifest.contains("network"), "{manifest}");
+    std::fs::write(&file, "variant = \"chess\"\n[[configs]]\nname = \"orthodox\"\n").unwrap();
+    let one = d.join("one");
+    ok(&["balance", file.to_str().unwrap(), "--nodes", "100", "--games", "2", "--max-plies", "20", "--out"]
+        .iter()
+        .chain(&[one.to_str().unwrap()])
+        .copied()
+        .collect::<Vec<_>>());
+    let manifest = String::from_utf8(read(&one, "run.toml")).unwrap();
+    assert!(manifest.contains("network = \"data/networks/chess.nnue\""), "every configuration has it: {manifest}");
+}

@@ -244,3 +244,30 @@ fn uci_plays_with_a_network_file() {
     assert!(got[0].starts_with("info string error:") && got[0].contains("a network for another variant"), "{got:?}");
     assert_ne!(got.last().unwrap(), "bestmove 0000");
 }
+
+/// Chess plays its shipped network unless `UseNetwork` is false: the two evaluations score
+/// the start position apart, and the option takes only true or false.
+#[test]
+fn uci_use_network_chooses_the_shipped_network_or_the_weights() {
+    let score = |use_network: Option<&str>| {
+        let mut e = Engine::start();
+        e.send("uci");
+        let hello = e.until("uciok");
+        assert!(hello.iter().any(|l| l == "option name UseNetwork type check default true"), "{hello:?}");
+        if let Some(v) = use_network {
+            e.send(&format!("setoption name UseNetwork value {v}"));
+        }
+        e.send("position startpos moves e2e4");
+        e.send("go depth 1");
+        let got = e.until("bestmove");
+        let info = got.iter().find(|l| l.contains(" score cp ")).unwrap_or_else(|| panic!("{got:?}"));
+        info.split(" score cp ").nth(1).unwrap().split(' ').next().unwrap().parse::<i32>().unwrap()
+    };
+    assert_eq!(score(None), score(Some("true")));
+    assert_ne!(score(None), score(Some("false")), "the network and the weights");
+    let mut e = Engine::start();
+    e.send("setoption name UseNetwork value maybe");
+    e.send("isready");
+    let got = e.until("readyok");
+    assert!(got[0].starts_with("info string error:") && got[0].contains("true or false"), "{got:?}");
+}

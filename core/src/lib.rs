@@ -43,7 +43,9 @@ pub use position::perft::{divide, parse_suite, perft, perft_in, SuiteLine};
 pub use position::{Changes, Job, PieceList, Position};
 pub use types::{Colour, PieceType, Square, TypeIter, TypeSet, MAX_TYPES};
 pub use variant::betza;
-pub use variant::builtins::{builtin, builtin_names, fsf_builtin_names, is_builtin, Builtin, BUILTINS};
+pub use variant::builtins::{
+    builtin, builtin_names, fsf_builtin_names, is_builtin, shipped_network, Builtin, BUILTINS,
+};
 pub use variant::setup::{Placed, Setup};
 pub use variant::zobrist::Zobrist;
 pub use variant::{

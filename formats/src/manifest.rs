@@ -81,7 +81,8 @@ pub struct PlayerRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub params: Option<String>,
     /// hoplite's network file, and a hash of its bytes (so that a resume with another
-    /// network under the same name is refused).
+    /// network under the same name is refused); a network shipped for the variant, which it
+    /// plays by default, is recorded as `data/networks/NAME.nnue`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub network: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -74,4 +74,6 @@ pub enum NetworkError {
     Truncated { path: String, found: usize, expected: usize },
     #[error("{path}: damaged: the checksum does not match its contents")]
     Checksum { path: String },
+    #[error("no network is shipped for {variant} (data/networks/ has one per built-in it was trained for; a variant that changes a piece has none): give a network file, or the linear evaluation")]
+    NoneShipped { variant: String },
 }

@@ -28,7 +28,7 @@ pub mod uci;
 pub use budget::{Budget, Clock};
 pub use error::{ParamsError, UciError, WeightsError};
 pub use eval::linear::{evaluate, features, Weights};
-pub use eval::Evaluator;
+pub use eval::{EvalKind, Evaluator};
 pub use params::{ParamSpec, SearchParams, PARAMS};
 pub use score::{MATE, MATE_BOUND};
 pub use search::{Info, Search, SearchResult};

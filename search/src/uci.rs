@@ -95,6 +95,9 @@ struct Engine {
     weights_file: Option<String>,
     /// A network file (`EvalFile`): the evaluation instead of the weights when given.
     eval_file: Option<String>,
+    /// `UseNetwork`: without a file, the variant's shipped network where it has one (true,
+    /// the default) or its linear weights.
+    use_network: bool,
     params: SearchParams,
     hash_mb: usize,
     /// Root moves scored per search (`MultiPV`).
@@ -111,6 +114,7 @@ impl Engine {
         let evaluator = match (&self.eval_file, &self.weights_file) {
             (Some(net), _) => Evaluator::load_network(&self.variant, Path::new(net))?,
             (None, Some(f)) => Weights::load(&self.variant, Path::new(f))?.into(),
+            (None, None) if self.use_network => Evaluator::for_variant(&self.variant),
             (None, None) => Weights::for_variant(&self.variant).into(),
         };
         let mut search = Search::new(evaluator, self.hash_mb);
@@ -193,6 +197,14 @@ impl Engine {
             "evalfile" => {
                 let file = Some(value.to_string()).filter(|v| !v.is_empty() && v != "<empty>");
                 self.remake(|e| std::mem::replace(&mut e.eval_file, file), |e, old| e.eval_file = old)
+            }
+            "usenetwork" => {
+                let on = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(syntax(format!("UseNetwork is true or false, not '{value}'"))),
+                };
+                self.remake(|e| std::mem::replace(&mut e.use_network, on), |e, old| e.use_network = old)
             }
             "hash" => {
                 let mb = spin("Hash", value, HASH_MB)? as usize;
@@ -359,6 +371,7 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
         variant,
         weights_file: None,
         eval_file: None,
+        use_network: true,
         params: SearchParams::default(),
         hash_mb: HASH_MB.2 as usize,
         lines: 1,
@@ -391,6 +404,7 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
                 say(&out, "option name VariantFile type string default <empty>");
                 say(&out, "option name WeightsFile type string default <empty>");
                 say(&out, "option name EvalFile type string default <empty>");
+                say(&out, "option name UseNetwork type check default true");
                 say(&out, "option name ParamsFile type string default <empty>");
                 let spins = [("Hash", HASH_MB), ("MultiPV", MULTI_PV)].into_iter();
                 let params = PARAMS.iter().map(|p| (p.name, (p.min, p.max, p.default)));

@@ -38,6 +38,7 @@ pub use hoplite_stats as stats;
 pub use player::{EngineFiles, PlayerSpec};
 pub use run::{parse_shard, Progress, RunReport};
 
+use hoplite_core::Variant;
 use hoplite_formats::manifest::{BookOrder, RunKind, FORMAT};
 use hoplite_formats::Manifest;
 use hoplite_search::Budget;
@@ -76,8 +77,19 @@ pub struct RunOptions {
 }
 
 impl RunOptions {
+    /// hoplite's played openings with the kind of evaluation the run's player has: the one
+    /// `--eval` chose, linear for a weights file (unless the openings' player is another).
+    fn openings_eval(&mut self, player: &EngineFiles) {
+        let eval = player.eval.or(player.weights.as_ref().map(|_| hoplite_search::EvalKind::Linear));
+        if let Some(PlayerSpec::Hoplite { files, .. }) = self.played.as_mut().map(|p| &mut p.player) {
+            if *files == EngineFiles::default() {
+                files.eval = eval;
+            }
+        }
+    }
+
     /// run.toml for a run of `command` with these options and players.
-    fn manifest(&self, command: RunKind, players: &[&PlayerSpec]) -> Manifest {
+    fn manifest(&self, command: RunKind, players: &[&PlayerSpec], variants: &[&Variant]) -> Manifest {
         let a = &self.adjudication;
         Manifest {
             format: FORMAT,
@@ -87,7 +99,7 @@ impl RunOptions {
             games: self.games,
             seed: self.seed,
             random_plies: if self.played.is_some() { 0 } else { self.random_plies },
-            played: self.played.as_ref().map(|p| p.record()),
+            played: self.played.as_ref().map(|p| p.record(variants)),
             book: self.book.as_ref().map(|b| b.display().to_string()),
             book_order: self.book_order,
             shuffle: self.shuffle,
@@ -104,7 +116,7 @@ impl RunOptions {
             ladder: self.ladder.clone(),
             army_swaps: Vec::new(),
             controls: Vec::new(),
-            players: players.iter().map(|p| p.record()).collect(),
+            players: players.iter().map(|p| p.record(variants)).collect(),
         }
     }
 

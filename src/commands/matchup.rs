@@ -4,7 +4,7 @@ use super::progress::Display;
 use super::run_args::{finish, parse_clock, BudgetArgs, RunArgs};
 use super::CmdResult;
 use clap::Args;
-use hoplite_search::Clock;
+use hoplite_search::{Clock, EvalKind};
 use hoplite_selfplay::request::matchup::{MatchRequest, SideRequest};
 use hoplite_selfplay::stats::{Sprt, SprtState};
 use hoplite_selfplay::EngineFiles;
@@ -32,6 +32,8 @@ macro_rules! side_args {
             params: Option<PathBuf>,
             #[arg(id = concat!($side, "-network"), long = concat!($side, "-network"), help = concat!("Player ", $who, "'s network file (hoplite's engine), instead of weights"))]
             network: Option<PathBuf>,
+            #[arg(id = concat!($side, "-eval"), long = concat!($side, "-eval"), help = concat!("Player ", $who, "'s evaluation without a file (hoplite's engine): linear, or network (the variant's shipped one; the default where it has one)"))]
+            eval: Option<EvalKind>,
             #[arg(id = concat!($side, "-random"), long = concat!($side, "-random"), help = concat!("Player ", $who, " plays uniformly random legal moves (the same as --", $side, " random)"))]
             random: bool,
             #[arg(id = concat!($side, "-name"), long = concat!($side, "-name"), help = concat!("Player ", $who, "'s name in games.csv (default: the player's; ", $who, " when both are the same)"))]
@@ -48,7 +50,7 @@ macro_rules! side_args {
                     depth: self.depth,
                     movetime: self.movetime,
                     tc: self.tc,
-                    files: EngineFiles { weights: self.weights, params: self.params, network: self.network },
+                    files: EngineFiles { weights: self.weights, params: self.params, network: self.network, eval: self.eval },
                 }
             }
         }

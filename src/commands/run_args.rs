@@ -4,7 +4,7 @@
 use super::progress::Display;
 use clap::Args;
 use hoplite_formats::manifest::BookOrder;
-use hoplite_search::Clock;
+use hoplite_search::{Clock, EvalKind};
 use hoplite_selfplay::openings::played::{Method, OpeningSettings};
 use hoplite_selfplay::request::{BudgetLists, RunRequest};
 use hoplite_selfplay::{parse_shard, EngineFiles, RunReport};
@@ -201,11 +201,15 @@ pub struct EngineArgs {
     /// train` writes; made for this variant). run.toml records it with a hash of its bytes.
     #[arg(long)]
     network: Option<PathBuf>,
+    /// hoplite's evaluation when no file gives one: linear (its weights), or network (the
+    /// variant's shipped one, data/networks/). Default: the network where the variant has one.
+    #[arg(long)]
+    eval: Option<EvalKind>,
 }
 
 impl EngineArgs {
     pub(crate) fn files(self) -> EngineFiles {
-        EngineFiles { weights: self.weights, params: self.params, network: self.network }
+        EngineFiles { weights: self.weights, params: self.params, network: self.network, eval: self.eval }
     }
 }
 

@@ -37,6 +37,11 @@ pub fn builtin(name: &str) -> Option<&'static Builtin> {
     BUILTINS.iter().find(|b| b.name == name)
 }
 
+/// The network shipped for hoplite's built-in variant `name` (data/networks/NAME.nnue), if any.
+pub fn shipped_network(name: &str) -> Option<&'static [u8]> {
+    SHIPPED_NETWORKS.iter().find(|(n, _)| *n == name).map(|(_, bytes)| *bytes)
+}
+
 /// The names of hoplite's built-in variants.
 pub fn builtin_names() -> Vec<&'static str> {
     BUILTINS.iter().map(|b| b.name).collect()

@@ -16,6 +16,46 @@ use network::{Accumulators, Network, NetworkError};
 use std::path::Path;
 use std::sync::Arc;
 
+/// Which evaluation to play with, when no file is given: `Network` is the variant's shipped
+/// network (data/networks/), `Linear` its weights. Without a choice, the network where one is
+/// shipped for the variant's pieces (`Evaluator::for_variant`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EvalKind {
+    Linear,
+    Network,
+}
+
+impl std::str::FromStr for EvalKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<EvalKind, String> {
+        match s {
+            "linear" => Ok(EvalKind::Linear),
+            "network" => Ok(EvalKind::Network),
+            _ => Err(format!("unknown evaluation '{s}': linear or network")),
+        }
+    }
+}
+
+impl std::fmt::Display for EvalKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(match self {
+            EvalKind::Linear => "linear",
+            EvalKind::Network => "network",
+        })
+    }
+}
+
+/// The network shipped for the built-in `v` is or extends, if it was made for `v`'s board and
+/// pieces (a variant that changes a piece has none): its name, as data/networks/ has it
+/// (`NAME.nnue`), its bytes and their hash (`network::bytes_hash`, as run.toml records it).
+pub fn shipped_network(v: &Variant) -> Option<(&'static str, Network, u64)> {
+    let name = hoplite_core::builtin(v.builtin.as_deref()?)?.name;
+    let bytes = hoplite_core::shipped_network(name)?;
+    let label = format!("data/networks/{name}.nnue");
+    let net = Network::from_bytes(bytes, &label, &network::Layout::of(v), &v.name).ok()?;
+    Some((name, net, network::bytes_hash(bytes)))
+}
+
 /// What a search evaluates positions with.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Evaluator {
@@ -35,6 +75,28 @@ impl Evaluator {
     pub fn load_network(v: &Variant, path: &Path) -> Result<Evaluator, NetworkError> {
         let net = Network::load(path, &network::Layout::of(v), &v.name)?;
         Ok(Evaluator::with_network(v, net))
+    }
+
+    /// The evaluation `v` is played with unless told otherwise: its shipped network where one
+    /// is made for its pieces (`shipped_network`), else its weights (`Weights::for_variant`).
+    pub fn for_variant(v: &Variant) -> Evaluator {
+        match shipped_network(v) {
+            Some((_, net, _)) => Evaluator::with_network(v, net),
+            None => Weights::for_variant(v).into(),
+        }
+    }
+
+    /// The evaluation of `kind` for `v` (`None`: `for_variant`'s choice); `Network` is refused
+    /// for a variant no network is shipped for.
+    pub fn of_kind(v: &Variant, kind: Option<EvalKind>) -> Result<Evaluator, NetworkError> {
+        match kind {
+            None => Ok(Evaluator::for_variant(v)),
+            Some(EvalKind::Linear) => Ok(Weights::for_variant(v).into()),
+            Some(EvalKind::Network) => match shipped_network(v) {
+                Some((_, net, _)) => Ok(Evaluator::with_network(v, net)),
+                None => Err(NetworkError::NoneShipped { variant: v.name.clone() }),
+            },
+        }
     }
 
     /// `net` as the evaluator of `v`.

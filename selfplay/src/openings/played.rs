@@ -128,8 +128,9 @@ pub struct Task {
 pub type Progress<'a> = &'a mut dyn FnMut(usize, usize);
 
 impl Played {
-    pub fn record(&self) -> PlayedRecord {
-        PlayedRecord { plies: self.plies, margin: self.margin, lines: self.lines, player: self.player.record() }
+    /// What run.toml records of the openings of a run of `variants`.
+    pub fn record(&self, variants: &[&Variant]) -> PlayedRecord {
+        PlayedRecord { plies: self.plies, margin: self.margin, lines: self.lines, player: self.player.record(variants) }
     }
 
     /// The player's ranking of the moves of `pos` (reached by `line` from `start`), from a

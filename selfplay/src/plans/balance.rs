@@ -334,7 +334,8 @@ pub fn run(
         }
     }
     let first = &b.configs[0].variant;
-    let mut manifest = opts.manifest(RunKind::Balance, &players.iter().collect::<Vec<_>>());
+    let variants: Vec<&Variant> = b.configs.iter().map(|c| &*c.variant).collect();
+    let mut manifest = opts.manifest(RunKind::Balance, &players.iter().collect::<Vec<_>>(), &variants);
     manifest.config = Some(b.text.clone());
     manifest.army_swaps =
         b.swaps().iter().map(|&(o, s)| (b.configs[o].name.clone(), b.configs[s].name.clone())).collect();

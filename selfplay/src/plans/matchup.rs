@@ -163,7 +163,7 @@ pub fn run(
 ) -> Result<MatchReport, RunError> {
     a.check(variant)?;
     b.check(variant)?;
-    let mut manifest = opts.manifest(RunKind::Match, &[a, b]);
+    let mut manifest = opts.manifest(RunKind::Match, &[a, b], &[variant]);
     manifest.variant = Some(variant_arg.to_string());
     manifest.sprt = sprt.map(|s| s.to_string());
     let config = format!("{} vs {}", a.name(), b.name());

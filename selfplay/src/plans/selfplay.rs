@@ -74,7 +74,7 @@ pub(crate) fn play(
 ) -> Result<RunReport, RunError> {
     player.check(variant)?;
     let openings = Openings::new(variant, opts)?;
-    let mut manifest = opts.manifest(kind, &[player]);
+    let mut manifest = opts.manifest(kind, &[player], &[variant]);
     manifest.variant = Some(variant_arg.to_string());
     let rungs = opts.rungs(player);
     let ladder = rungs.len() > 1;

@@ -49,7 +49,7 @@ impl Player for EnginePlayer {
                 let evaluator = match (&self.files.network, &self.files.weights) {
                     (Some(n), _) => Evaluator::load_network(variant, n).map_err(|e| setup(&e))?,
                     (None, Some(p)) => Weights::load(variant, p).map_err(|e| setup(&e))?.into(),
-                    (None, None) => Weights::for_variant(variant).into(),
+                    (None, None) => Evaluator::of_kind(variant, self.files.eval).map_err(|e| setup(&e))?,
                 };
                 let mut search = Search::new(evaluator, self.hash_mb);
                 if let Some(p) = &self.files.params {

@@ -21,8 +21,8 @@ use hoplite_core::{Move, Position, Variant};
 use hoplite_formats::engines::{EngineConfig, Protocol};
 use hoplite_formats::manifest::PlayerKind;
 use hoplite_formats::PlayerRecord;
-use hoplite_search::Budget;
 use hoplite_search::MATE;
+use hoplite_search::{Budget, EvalKind};
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -144,15 +144,39 @@ pub struct EngineFiles {
     pub params: Option<PathBuf>,
     /// A network to evaluate with instead of weights (as `hoplite train` writes).
     pub network: Option<PathBuf>,
+    /// The evaluation when no file gives one (`--eval`): without a choice, the variant's
+    /// shipped network where it has one, else its weights (`Evaluator::for_variant`).
+    pub eval: Option<EvalKind>,
 }
 
 impl EngineFiles {
-    /// The network's file and the hash of its bytes, as run.toml records them (no hash when
-    /// it cannot be read: `PlayerSpec::check` says why before any game).
-    fn network_record(&self) -> (Option<String>, Option<String>) {
-        let Some(path) = &self.network else { return (None, None) };
-        let hash = hoplite_search::eval::network::file_hash(path).ok().map(|h| format!("{h:016x}"));
-        (Some(path.display().to_string()), hash)
+    /// The network played in a run of `variants`, as run.toml records it: the file and the
+    /// hash of its bytes (no hash when it cannot be read: `PlayerSpec::check` says why before
+    /// any game), or without files and choice the networks shipped for them (each
+    /// `data/networks/NAME.nnue`, hashes in the same order). The linear evaluation records
+    /// none, as runs of every release have.
+    fn network_record(&self, variants: &[&Variant]) -> (Option<String>, Option<String>) {
+        if let Some(path) = &self.network {
+            let hash = hoplite_search::eval::network::file_hash(path).ok().map(|h| format!("{h:016x}"));
+            return (Some(path.display().to_string()), hash);
+        }
+        if self.weights.is_some() || self.eval == Some(EvalKind::Linear) {
+            return (None, None);
+        }
+        let mut shipped: Vec<(String, String)> = Vec::new();
+        for v in variants {
+            if let Some((name, _, hash)) = hoplite_search::eval::shipped_network(v) {
+                let entry = (format!("data/networks/{name}.nnue"), format!("{hash:016x}"));
+                if !shipped.contains(&entry) {
+                    shipped.push(entry);
+                }
+            }
+        }
+        if shipped.is_empty() {
+            return (None, None);
+        }
+        let (names, hashes): (Vec<String>, Vec<String>) = shipped.into_iter().unzip();
+        (Some(names.join(" ")), Some(hashes.join(" ")))
     }
 }
 
@@ -192,12 +216,12 @@ impl PlayerSpec {
         p
     }
 
-    /// What run.toml records.
-    pub fn record(&self) -> PlayerRecord {
+    /// What run.toml records of it in a run of `variants`.
+    pub fn record(&self, variants: &[&Variant]) -> PlayerRecord {
         let name = self.name().to_string();
         match self {
             PlayerSpec::Hoplite { budget, files, .. } => {
-                let (network, network_hash) = files.network_record();
+                let (network, network_hash) = files.network_record(variants);
                 PlayerRecord {
                     name,
                     kind: PlayerKind::Hoplite,
@@ -232,6 +256,15 @@ impl PlayerSpec {
                         "--weights and --network are two evaluations for hoplite's engine: give one".into(),
                     ));
                 }
+                if files.eval.is_some() && (files.weights.is_some() || files.network.is_some()) {
+                    return Err(RunError::Usage(
+                        "--eval chooses among the variant's own evaluations; a --weights or --network file is \
+                         another: give one"
+                            .into(),
+                    ));
+                }
+                hoplite_search::Evaluator::of_kind(variant, files.eval)
+                    .map_err(|e| fail(PlayerError::Setup(e.to_string())))?;
                 if let Some(n) = &files.network {
                     hoplite_search::Evaluator::load_network(variant, n)
                         .map_err(|e| fail(PlayerError::Setup(e.to_string())))?;

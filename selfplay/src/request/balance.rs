@@ -9,6 +9,7 @@ use crate::plans::balance::{self, Balance, BalanceFile};
 use crate::player::EngineFiles;
 use crate::stats::control::control_holds;
 use crate::RunReport;
+use hoplite_search::EvalKind;
 use std::path::PathBuf;
 
 #[derive(Clone, Debug, Default)]
@@ -97,6 +98,14 @@ pub(crate) fn play(
         BudgetLists { nodes, depth: f.depth.as_ref().map_or(vec![], |d| d.to_vec()), ..Default::default() }.budgets()
     };
     let budget = ladder(if given[0].is_empty() { from_file()? } else { given }, &mut opts);
+    // The configurations are compared with one kind of evaluation: the shipped network only
+    // where every one has it (a changed piece has none), else the linear one for all.
+    let mut files = players.files.clone();
+    let all = b.configs.iter().all(|c| hoplite_search::eval::shipped_network(&c.variant).is_some());
+    if !all && (files.weights.is_none() && files.network.is_none()) {
+        files.eval = files.eval.or(Some(EvalKind::Linear));
+    }
+    opts.openings_eval(&files);
     let names = match (players.names, &f.players) {
         (cli, _) if !cli.is_empty() => cli.to_vec(),
         (_, Some(file)) if !file.is_empty() => file.clone(),
@@ -106,7 +115,7 @@ pub(crate) fn play(
         .iter()
         .map(|n| {
             // Only hoplite's engine takes files: other players of the run play without them.
-            let files = if n == defaults::PLAYER { players.files.clone() } else { EngineFiles::default() };
+            let files = if n == defaults::PLAYER { files.clone() } else { EngineFiles::default() };
             registry.player(n, n, budget, files, opts.tt_megabytes)
         })
         .collect::<Result<Vec<_>, _>>()?;

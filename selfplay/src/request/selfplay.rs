@@ -55,6 +55,7 @@ impl SelfplayRequest {
         let defaults = RunDefaults { opening: opening.or(&played.opening), ..played };
         let variant = Variant::load(name)?;
         let (mut opts, registry) = self.run.prepare(&defaults, &default_out, &variant, None)?;
+        opts.openings_eval(&self.files);
         let budget = ladder(self.budget.budgets()?, &mut opts);
         let player = self.player.as_deref().unwrap_or(defaults::PLAYER);
         let player = registry.player(player, player, budget, self.files.clone(), opts.tt_megabytes)?;

@@ -69,7 +69,7 @@ fn write_file(path: &Path, text: &str) -> Result<(), RunError> {
 impl ValuesRequest {
     /// Who plays: the players named, hoplite with its own evaluation.
     fn players(&self) -> Players<'_> {
-        const NO_FILES: &EngineFiles = &EngineFiles { weights: None, params: None, network: None };
+        const NO_FILES: &EngineFiles = &EngineFiles { weights: None, params: None, network: None, eval: None };
         Players { names: &self.players, files: NO_FILES }
     }
 

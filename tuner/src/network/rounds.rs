@@ -20,7 +20,7 @@ use hoplite_core::Variant;
 use hoplite_formats::tune::RoundRow;
 use hoplite_formats::{csvfile, packed, Decimal, FormatError, PACKED};
 use hoplite_search::eval::network::Layout;
-use hoplite_search::Budget;
+use hoplite_search::{Budget, EvalKind};
 use hoplite_selfplay::defaults;
 use hoplite_selfplay::player::EngineFiles;
 use hoplite_selfplay::request::datagen::DatagenRequest;
@@ -166,7 +166,8 @@ impl TrainRequest {
         let request = DatagenRequest {
             variant: self.variant.clone(),
             nodes: self.nodes,
-            files: EngineFiles { network, ..Default::default() },
+            // Round 1 plays the linear evaluation, even where a network is shipped: from nothing.
+            files: EngineFiles { eval: network.is_none().then_some(EvalKind::Linear), network, ..Default::default() },
             run: self.run_request(dir, round, self.games.unwrap_or(defaults::TRAIN_GAMES)),
         };
         let done = request.run(|p| event(Event::Games(p)))?;
@@ -185,7 +186,11 @@ impl TrainRequest {
     ) -> Result<(f64, f64), TuneError> {
         let side = |name: String, network: Option<&Path>| SideRequest {
             name: Some(name),
-            files: EngineFiles { network: network.map(Path::to_path_buf), ..Default::default() },
+            files: EngineFiles {
+                network: network.map(Path::to_path_buf),
+                eval: network.is_none().then_some(EvalKind::Linear),
+                ..Default::default()
+            },
             ..Default::default()
         };
         let request = MatchRequest {

@@ -42,7 +42,12 @@ fn checksum(bytes: &[u8]) -> u64 {
 pub fn file_hash(path: &Path) -> Result<u64, NetworkError> {
     let bytes = std::fs::read(path)
         .map_err(|e| NetworkError::Read { path: path.display().to_string(), message: e.to_string() })?;
-    Ok(checksum(&bytes))
+    Ok(bytes_hash(&bytes))
+}
+
+/// `file_hash` of a network's bytes held in memory (a shipped network).
+pub fn bytes_hash(bytes: &[u8]) -> u64 {
+    checksum(bytes)
 }
 
 impl Network {

@@ -15,7 +15,7 @@ mod file;
 
 pub use crate::error::NetworkError;
 pub use accumulator::Accumulators;
-pub use file::file_hash;
+pub use file::{bytes_hash, file_hash};
 
 use crate::score::MATE_BOUND;
 use hoplite_core::{Bits, Colour, PieceType, Position, Square, Variant, MAX_SQUARES};

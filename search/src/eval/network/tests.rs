@@ -121,3 +121,31 @@ fn a_search_with_a_network_is_deterministic() {
     };
     assert_eq!(run(), run());
 }
+
+/// A built-in with a shipped network plays it by default, and so does a variant that extends it
+/// with other rules; a variant that changes a piece, and a built-in without one, play their
+/// weights; asking for a network none is shipped for is refused, naming the variant.
+#[test]
+fn a_shipped_network_is_the_default_where_it_fits() {
+    use crate::eval::{shipped_network, EvalKind, Evaluator};
+    use crate::Weights;
+    let is_network = |v: &Variant| matches!(Evaluator::for_variant(v), Evaluator::Network(..));
+    let chess = Variant::builtin("chess");
+    assert!(is_network(&chess), "data/networks/chess.nnue");
+    let rule =
+        Variant::from_toml("r.toml", "extends = \"chess\"\nname = \"mine\"\n[rules]\nstalemate = \"win\"\n").unwrap();
+    assert!(is_network(&rule), "another rule, the same pieces");
+    let (name, _, hash) = shipped_network(&rule).unwrap();
+    assert_eq!(name, "chess");
+    assert_eq!(hash, bytes_hash(hoplite_core::shipped_network("chess").unwrap()));
+    let piece =
+        Variant::from_toml("p.toml", "extends = \"chess\"\n[[pieces]]\nletter = \"n\"\nbetza = \"NW\"\n").unwrap();
+    assert_eq!(Evaluator::for_variant(&piece), Evaluator::from(Weights::for_variant(&piece)), "a changed piece");
+    assert_eq!(Evaluator::of_kind(&chess, Some(EvalKind::Linear)).unwrap(), Weights::for_variant(&chess).into());
+    for b in BUILTINS.iter().filter(|b| hoplite_core::shipped_network(b.name).is_none()) {
+        let v = Variant::builtin(b.name);
+        assert!(!is_network(&v), "{}", b.name);
+        let refused = Evaluator::of_kind(&v, Some(EvalKind::Network)).unwrap_err().to_string();
+        assert!(refused.contains(&format!("no network is shipped for {}", b.name)), "{refused}");
+    }
+}
