@@ -78,8 +78,15 @@ impl Wdl {
         if n == 0.0 {
             return (0.0, 1.0);
         }
-        let half = Z95 * (self.variance() / n).sqrt();
         let s = self.score();
+        if self.variance() == 0.0 {
+            // Every game alike: the normal interval has no width, Wilson's binomial one does.
+            let z2 = Z95 * Z95;
+            let centre = (s + z2 / (2.0 * n)) / (1.0 + z2 / n);
+            let half = Z95 / (1.0 + z2 / n) * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt();
+            return ((centre - half).max(0.0), (centre + half).min(1.0));
+        }
+        let half = Z95 * (self.variance() / n).sqrt();
         ((s - half).max(0.0), (s + half).min(1.0))
     }
 
@@ -317,6 +324,20 @@ mod tests {
         let (e, _) = w.elo();
         assert!((e - 147.19).abs() < 0.01, "{e}");
         assert!((score_of_elo(e) - 0.7).abs() < 1e-9);
+    }
+
+    /// Ten games alike leave the score uncertain: 0 of 10 is at most 0.278 (Wilson), not 0.
+    #[test]
+    fn games_all_alike_have_an_interval() {
+        let (lo, hi) = Wdl { wins: 0, draws: 0, losses: 10 }.score_interval();
+        assert_eq!(lo, 0.0);
+        assert!((hi - Z95 * Z95 / (10.0 + Z95 * Z95)).abs() < 1e-12, "{hi}");
+        let (lo, hi) = Wdl { wins: 10, draws: 0, losses: 0 }.score_interval();
+        assert!((lo - 10.0 / (10.0 + Z95 * Z95)).abs() < 1e-12 && (hi - 1.0).abs() < 1e-12, "{lo} {hi}");
+        let (e, err) = Wdl { wins: 0, draws: 0, losses: 10 }.elo();
+        assert!(e == -2000.0 && err > 900.0, "{e} {err}");
+        let (lo, hi) = Wdl { wins: 0, draws: 10, losses: 0 }.score_interval();
+        assert!(lo < 0.25 && hi > 0.75, "{lo} {hi}");
     }
 
     #[test]
