@@ -33,3 +33,7 @@ pub const MANIFEST: &str = "run.toml";
 pub const MATCH: &str = "match.csv";
 pub const SPRT: &str = "sprt.csv";
 pub const VALUES: &str = "values.csv";
+/// The files of a `hoplite train` directory: a row a round, and each round's loss curve
+/// (`tune::RoundRow`, `tune::EpochRow`).
+pub const ROUNDS: &str = "rounds.csv";
+pub const CURVE: &str = "loss.csv";

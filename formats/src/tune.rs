@@ -28,6 +28,18 @@ pub struct RoundRow {
     pub elo_previous_error: Option<Decimal<1>>,
 }
 
+/// One row of a network training's loss curve (`loss.csv` of each round of `hoplite train`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EpochRow {
+    pub epoch: usize,
+    /// The mean loss over the epoch's batches, each before its step.
+    pub train_loss: f64,
+    /// The loss on the held-out positions after the epoch.
+    pub validation_loss: Option<f64>,
+    /// The epoch's wall time.
+    pub seconds: f64,
+}
+
 /// One weight: its table (`material`, `mobility_end`, ..., or `side`), the piece letter or
 /// term, the piece's name, the value in centipawns, its standard error and whether it was fitted.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

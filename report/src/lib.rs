@@ -1,5 +1,5 @@
 //! hoplite-report: one self-contained HTML page (inline SVG, no network) for a run directory
-//! of `hoplite selfplay`, `match`, `balance`, `tune` or `spsa`. Every file is read through its type in
+//! of `hoplite selfplay`, `match`, `balance`, `tune`, `spsa` or `train`. Every file is read through its type in
 //! hoplite-formats.
 #![forbid(unsafe_code)]
 
@@ -8,9 +8,11 @@ mod verdicts;
 
 use hoplite_formats::csvfile::{self, Rows};
 use hoplite_formats::spsa;
-use hoplite_formats::tune::{read_values, LossRow};
+use hoplite_core::GameResult;
+use hoplite_formats::tune::{read_values, EpochRow, LossRow, RoundRow};
 use hoplite_formats::{
-    FormatError, GameRow, Manifest, MatchRow, SprtRow, SummaryRow, ValueRow, MANIFEST, MATCH, SPRT, SUMMARY, VALUES,
+    Decimal, FormatError, GameRow, Manifest, MatchRow, PackedIndexRow, SprtRow, SummaryRow, ValueRow, CURVE, GAMES,
+    MANIFEST, MATCH, PACKED_INDEX, ROUNDS, SPRT, SUMMARY, VALUES,
 };
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -69,6 +71,10 @@ pub fn render(dir: &Path) -> Result<String> {
         },
         None if tune_files(dir).is_some() => "hoplite tune".to_string(),
         None if dir.join(spsa::PATH_FILE).exists() => "hoplite spsa".to_string(),
+        None if dir.join(ROUNDS).exists() => match train_variant(dir) {
+            Some(v) => format!("hoplite train: {v}"),
+            None => "hoplite train".to_string(),
+        },
         None => return Err(ReportError::NotARun(dir.display().to_string())),
     };
     let _ = writeln!(body, "<h1>{}</h1>", esc(&title));
@@ -90,6 +96,9 @@ pub fn render(dir: &Path) -> Result<String> {
     }
     if dir.join(spsa::PATH_FILE).exists() {
         spsa_section(dir, &mut body)?;
+    }
+    if dir.join(ROUNDS).exists() {
+        train_section(dir, &mut body)?;
     }
     Ok(format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head>\n<body>\n{body}</body></html>\n",
@@ -346,6 +355,111 @@ fn tune_section(weights: &Path, loss: &Path, values: &Path, body: &mut String) -
     }
     let _ = writeln!(body, "</table>");
     figure(body, &chart(charts::values("Piece values (± one standard error)", "pawns", &items))?);
+    Ok(())
+}
+
+/// The directory of round `r` of a `hoplite train` run.
+fn round_dir(dir: &Path, r: usize) -> PathBuf {
+    dir.join(format!("round-{r}"))
+}
+
+/// The variant a `hoplite train` run trained for, as its first gauntlet or data recorded it.
+fn train_variant(dir: &Path) -> Option<String> {
+    let first = round_dir(dir, 1);
+    [first.join("gauntlet-linear"), first.join("data")]
+        .iter()
+        .find_map(|d| Manifest::read(&d.join(MANIFEST)).ok().and_then(|m| m.variant))
+}
+
+/// A `hoplite train` run: each round's data, losses and gauntlets; the loss curves; and the
+/// make-up of the positions each round generated (the games' results, positions a game, bytes a
+/// position).
+fn train_section(dir: &Path, body: &mut String) -> Result<()> {
+    let rounds: Vec<RoundRow> = csvfile::read(&dir.join(ROUNDS))?;
+    let elo = |e: Option<Decimal<1>>, err: Option<Decimal<1>>| match (e, err) {
+        (Some(e), Some(err)) => format!("{:+.1} ± {:.1}", e.0, err.0),
+        _ => "–".into(),
+    };
+    let _ = writeln!(
+        body,
+        "<h2>Rounds</h2><table><tr><th>round</th><th>positions</th><th>training loss</th><th>validation loss</th>\
+         <th>Elo against the linear evaluation</th><th>Elo against the previous network</th></tr>"
+    );
+    for r in &rounds {
+        let _ = writeln!(
+            body,
+            "<tr><td>{}</td><td>{}</td><td>{:.6}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            r.round,
+            r.positions,
+            r.train_loss.0,
+            r.valid_loss.map_or("–".into(), |v| format!("{:.6}", v.0)),
+            elo(Some(r.elo_linear), Some(r.elo_linear_error)),
+            elo(r.elo_previous, r.elo_previous_error)
+        );
+    }
+    let _ = writeln!(body, "</table>");
+    if rounds.len() > 1 {
+        let at = |f: fn(&RoundRow) -> f64| rounds.iter().map(|r| (r.round as f64, f(r))).collect::<Vec<_>>();
+        let series = [
+            ("Elo".into(), at(|r| r.elo_linear.0)),
+            ("95% low".into(), at(|r| r.elo_linear.0 - r.elo_linear_error.0)),
+            ("95% high".into(), at(|r| r.elo_linear.0 + r.elo_linear_error.0)),
+        ];
+        let title = "Elo against the linear evaluation per round";
+        figure(body, &chart(charts::lines(title, "round", "Elo", &series, &[0.0]))?);
+    }
+    let mut curves = Vec::new();
+    for r in &rounds {
+        let path = round_dir(dir, r.round).join(CURVE);
+        if !path.exists() {
+            continue;
+        }
+        let epochs: Vec<EpochRow> = csvfile::read(&path)?;
+        curves.push((format!("round {} training", r.round), epochs.iter().map(|e| (e.epoch as f64, e.train_loss)).collect()));
+        let valid: Vec<(f64, f64)> =
+            epochs.iter().filter_map(|e| e.validation_loss.map(|v| (e.epoch as f64, v))).collect();
+        if !valid.is_empty() {
+            curves.push((format!("round {} validation", r.round), valid));
+        }
+    }
+    if !curves.is_empty() {
+        figure(body, &chart(charts::lines("Loss per epoch", "epoch", "mean squared error", &curves, &[]))?);
+    }
+    data_section(dir, &rounds, body)
+}
+
+/// The positions each round of a `hoplite train` run generated: its games' results (White's
+/// wins, draws, Black's wins), their positions and bytes; a round trained on given data (`--data`)
+/// has none of its own.
+fn data_section(dir: &Path, rounds: &[RoundRow], body: &mut String) -> Result<()> {
+    let _ = writeln!(
+        body,
+        "<h2>Data</h2><table><tr><th>round</th><th>games</th><th>White wins / draws / Black wins</th>\
+         <th>positions</th><th>a game</th><th>bytes a position</th></tr>"
+    );
+    for r in rounds {
+        let data = round_dir(dir, r.round).join("data");
+        if !data.join(PACKED_INDEX).exists() {
+            let _ = writeln!(body, "<tr><td>{}</td><td colspan=\"5\">given positions (--data)</td></tr>", r.round);
+            continue;
+        }
+        let games: Vec<GameRow> = csvfile::read(&data.join(GAMES))?;
+        let index: Vec<PackedIndexRow> = csvfile::read(&data.join(PACKED_INDEX))?;
+        let count = |result: GameResult| games.iter().filter(|g| g.result == result).count();
+        let (positions, bytes) = index.iter().fold((0, 0), |(p, b), i| (p + i.positions, b + i.bytes));
+        let _ = writeln!(
+            body,
+            "<tr><td>{}</td><td>{}</td><td>{} / {} / {}</td><td>{positions}</td><td>{:.1}</td><td>{:.1}</td></tr>",
+            r.round,
+            games.len(),
+            count(GameResult::WhiteWins),
+            count(GameResult::Draw),
+            count(GameResult::BlackWins),
+            positions as f64 / games.len().max(1) as f64,
+            bytes as f64 / positions.max(1) as f64
+        );
+    }
+    let _ = writeln!(body, "</table>");
     Ok(())
 }
 

@@ -31,7 +31,6 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -39,7 +38,7 @@ use std::time::Instant;
 /// The trained network's file in the output directory.
 pub const NETWORK: &str = "network.nnue";
 /// The loss curve's file.
-pub const CURVE: &str = "loss.csv";
+pub use hoplite_formats::CURVE;
 /// The checkpoint's file.
 pub const CHECKPOINT: &str = "checkpoint.bin";
 /// Positions per parallel chunk of a batch: fixed, so that sums do not depend on the threads;
@@ -138,17 +137,7 @@ impl TrainConfig {
     }
 }
 
-/// One row of the loss curve (`loss.csv`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EpochRow {
-    pub epoch: usize,
-    /// The mean loss over the epoch's batches, each before its step.
-    pub train_loss: f64,
-    /// The loss on the held-out positions after the epoch.
-    pub validation_loss: Option<f64>,
-    /// The epoch's wall time.
-    pub seconds: f64,
-}
+pub use hoplite_formats::tune::EpochRow;
 
 /// What a training reports as it goes. The callback returns `ControlFlow::Break` to stop
 /// (the last checkpoint stays, to resume from).

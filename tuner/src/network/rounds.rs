@@ -31,7 +31,7 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// The rounds' file.
-pub const ROUNDS: &str = "rounds.csv";
+pub use hoplite_formats::ROUNDS;
 
 /// What `hoplite train` is asked for: every field optional, the defaults in
 /// `hoplite_selfplay::defaults` (and the trainer's in `TrainConfig::default`).
