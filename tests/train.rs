@@ -56,6 +56,25 @@ fn training_is_the_same_on_any_threads_and_resumes_to_the_same_files() {
     train(&from_data, "1", &["--threads", "2", "--data", data.to_str().unwrap()]);
     assert_eq!(read(&from_data, "network.nnue"), read(&one, "round-1/network.nnue"));
     assert!(!from_data.join("round-1/data").exists());
+    // The report of a training: its rounds with their Elo, the loss curves, each round's data.
+    ok(&["report", one.to_str().unwrap()]);
+    let html = String::from_utf8(read(&one, "report.html")).unwrap();
+    assert!(html.contains("<title>hoplite train: chess</title>"), "{html}");
+    let row2 = rounds.lines().nth(2).unwrap().split(',').collect::<Vec<_>>();
+    let elo = format!("{:+.1} ± {:.1}", row2[4].parse::<f64>().unwrap(), row2[5].parse::<f64>().unwrap());
+    assert!(html.contains(&elo) && html.contains("Elo against the linear evaluation per round"), "{elo}");
+    assert!(html.contains("round 2 training") && html.contains("Loss per epoch"));
+    for r in 1..=2 {
+        let games: Vec<hoplite_formats::GameRow> =
+            hoplite_formats::csvfile::read(&one.join(format!("round-{r}/data/games.csv"))).unwrap();
+        let wins = |res| games.iter().filter(|g| g.result == res).count();
+        use hoplite_core::GameResult::{BlackWins, Draw, WhiteWins};
+        let cells =
+            format!("<td>{r}</td><td>6</td><td>{} / {} / {}</td>", wins(WhiteWins), wins(Draw), wins(BlackWins));
+        assert!(html.contains(&cells), "{cells}");
+    }
+    ok(&["report", from_data.to_str().unwrap()]);
+    assert!(String::from_utf8(read(&from_data, "report.html")).unwrap().contains("given positions (--data)"));
     // Without --resume, a folder that holds a training is not written over.
     let o = common::hoplite(&["train", "--variant", "chess", "--out", one.to_str().unwrap()]);
     assert!(!o.status.success());

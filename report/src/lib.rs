@@ -6,9 +6,9 @@
 mod charts;
 mod verdicts;
 
+use hoplite_core::GameResult;
 use hoplite_formats::csvfile::{self, Rows};
 use hoplite_formats::spsa;
-use hoplite_core::GameResult;
 use hoplite_formats::tune::{read_values, EpochRow, LossRow, RoundRow};
 use hoplite_formats::{
     Decimal, FormatError, GameRow, Manifest, MatchRow, PackedIndexRow, SprtRow, SummaryRow, ValueRow, CURVE, GAMES,
@@ -415,7 +415,10 @@ fn train_section(dir: &Path, body: &mut String) -> Result<()> {
             continue;
         }
         let epochs: Vec<EpochRow> = csvfile::read(&path)?;
-        curves.push((format!("round {} training", r.round), epochs.iter().map(|e| (e.epoch as f64, e.train_loss)).collect()));
+        curves.push((
+            format!("round {} training", r.round),
+            epochs.iter().map(|e| (e.epoch as f64, e.train_loss)).collect(),
+        ));
         let valid: Vec<(f64, f64)> =
             epochs.iter().filter_map(|e| e.validation_loss.map(|v| (e.epoch as f64, v))).collect();
         if !valid.is_empty() {
