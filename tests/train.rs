@@ -169,25 +169,18 @@ fn the_shipped_network_is_the_default_and_eval_linear_chooses_the_weights() {
 #[test]
 fn a_balance_run_with_a_changed_piece_plays_the_weights_everywhere() {
     let d = common::tmp_dir("balance-eval");
-    let file = d.join("b.toml");
-    let configs = "variant = \"chess\"\n[[configs]]\nname = \"orthodox\"\n\
-                   [[configs]]\nname = \"wazir knights\"\n[[configs.pieces]]\nletter = \"n\"\nbetza = \"NW\"\n";
-    std::fs::write(&file, configs).unwrap();
-    let out = d.join("run");
-    ok(&["balance", file.to_str().unwrap(), "--nodes", "100", "--games", "2", "--max-plies", "20", "--out"]
-        .iter()
-        .chain(&[out.to_str().unwrap()])
-        .copied()
-        .collect::<Vec<_>>());
-    let manifest = String::from_utf8(read(&out, "run.toml")).unwrap();
-    assert!(!manifest.contains("network"), "{manifest}");
-    std::fs::write(&file, "variant = \"chess\"\n[[configs]]\nname = \"orthodox\"\n").unwrap();
-    let one = d.join("one");
-    ok(&["balance", file.to_str().unwrap(), "--nodes", "100", "--games", "2", "--max-plies", "20", "--out"]
-        .iter()
-        .chain(&[one.to_str().unwrap()])
-        .copied()
-        .collect::<Vec<_>>());
-    let manifest = String::from_utf8(read(&one, "run.toml")).unwrap();
-    assert!(manifest.contains("network = \"data/networks/chess.nnue\""), "every configuration has it: {manifest}");
+    // run.toml of a balance run of these configurations.
+    let manifest = |name: &str, configs: &str| {
+        let (file, out) = (d.join(format!("{name}.toml")), d.join(name));
+        std::fs::write(&file, format!("variant = \"chess\"\n{configs}")).unwrap();
+        let args = ["balance", file.to_str().unwrap(), "--nodes", "100", "--games", "2", "--max-plies", "20"];
+        ok(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
+        String::from_utf8(read(&out, "run.toml")).unwrap()
+    };
+    let orthodox = "[[configs]]\nname = \"orthodox\"\n";
+    let changed = "[[configs]]\nname = \"wazir knights\"\n[[configs.pieces]]\nletter = \"n\"\nbetza = \"NW\"\n";
+    let both = manifest("both", &format!("{orthodox}{changed}"));
+    assert!(!both.contains("network"), "{both}");
+    let one = manifest("one", orthodox);
+    assert!(one.contains("network = \"data/networks/chess.nnue\""), "every configuration has it: {one}");
 }
