@@ -191,7 +191,7 @@ fn a_network_is_played_with_recorded_and_held_to() {
     assert!(manifest.contains(&format!("network_hash = \"{hash:016x}\"")), "{manifest}");
     // The network decides the games: other weights play other games.
     let linear = tmp("linear");
-    let a = games_args(2, &linear, &[]);
+    let a = games_args(2, &linear, &["--eval", "linear"]);
     ok(&a.iter().map(|s| s.as_str()).collect::<Vec<_>>());
     let games = |dir: &Path| std::fs::read_to_string(dir.join("games.csv")).unwrap();
     assert_ne!(games(&d.join("run")), games(&linear));
@@ -206,7 +206,7 @@ fn a_network_is_played_with_recorded_and_held_to() {
     ok(&[&["match", "--variant", "chess", "--a-network", &net, "--out", &m][..], &quick].concat());
     let manifest = hoplite_formats::Manifest::read(&d.join("match/run.toml")).unwrap();
     let networks: Vec<Option<&str>> = manifest.players.iter().map(|p| p.network.as_deref()).collect();
-    assert_eq!(networks, [Some(net.as_str()), None]);
+    assert_eq!(networks, [Some(net.as_str()), Some("data/networks/chess.nnue")], "B plays chess's shipped network");
     let file = d.join("b.toml");
     std::fs::write(&file, "variant = \"chess\"\n[[configs]]\nname = \"orthodox\"\n").unwrap();
     let (f, b) = (file.display().to_string(), d.join("balance").display().to_string());

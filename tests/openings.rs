@@ -125,7 +125,7 @@ fn a_balance_run_with_the_control() {
         s(&config),
         "--control",
         "--games",
-        "2",
+        "40",
         "--nodes",
         "100",
         "--max-plies",
@@ -143,8 +143,9 @@ fn a_balance_run_with_the_control() {
     assert_eq!(m.controls, ["chess (control)"]);
     assert!(m.config.unwrap().contains("control = true"));
     let games = rows(&out);
-    assert_eq!(games.iter().filter(|g| g.variant == "chess").count(), 2);
-    // Four plies cannot read the first-move advantage: the control is outside and says so.
+    assert_eq!(games.iter().filter(|g| g.variant == "chess").count(), 40);
+    // Four plies cannot read the first-move advantage: forty draws put the control's interval
+    // below 0.547, and it says so.
     assert!(String::from_utf8_lossy(&o.stderr).contains("warning: the control reads"));
     ok(&["report", s(&out)]);
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();

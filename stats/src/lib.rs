@@ -80,8 +80,14 @@ impl Wdl {
         }
         let s = self.score();
         if self.variance() == 0.0 {
-            // Every game alike: the normal interval has no width, Wilson's binomial one does.
+            // Every game alike, where the normal interval has no width. All won or all lost:
+            // Wilson's binomial interval. All drawn: the decisive games' share is at most
+            // Wilson's bound for none in n, z²/(n + z²), and the score within half of it.
             let z2 = Z95 * Z95;
+            if self.draws > 0 {
+                let half = z2 / (n + z2) / 2.0;
+                return (s - half, s + half);
+            }
             let centre = (s + z2 / (2.0 * n)) / (1.0 + z2 / n);
             let half = Z95 / (1.0 + z2 / n) * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt();
             return ((centre - half).max(0.0), (centre + half).min(1.0));
@@ -326,7 +332,8 @@ mod tests {
         assert!((score_of_elo(e) - 0.7).abs() < 1e-9);
     }
 
-    /// Ten games alike leave the score uncertain: 0 of 10 is at most 0.278 (Wilson), not 0.
+    /// Ten games alike leave the score uncertain: 0 of 10 is at most 0.278 (Wilson), not 0;
+    /// ten draws are 0.5 ± 0.139.
     #[test]
     fn games_all_alike_have_an_interval() {
         let (lo, hi) = Wdl { wins: 0, draws: 0, losses: 10 }.score_interval();
@@ -337,7 +344,8 @@ mod tests {
         let (e, err) = Wdl { wins: 0, draws: 0, losses: 10 }.elo();
         assert!(e == -2000.0 && err > 900.0, "{e} {err}");
         let (lo, hi) = Wdl { wins: 0, draws: 10, losses: 0 }.score_interval();
-        assert!(lo < 0.25 && hi > 0.75, "{lo} {hi}");
+        let half = Z95 * Z95 / (10.0 + Z95 * Z95) / 2.0;
+        assert!((lo - (0.5 - half)).abs() < 1e-12 && (hi - (0.5 + half)).abs() < 1e-12, "{lo} {hi}");
     }
 
     #[test]
