@@ -162,6 +162,27 @@ fn the_shipped_network_is_the_default_and_eval_linear_chooses_the_weights() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && stderr.contains("no network is shipped for shatranj"), "{stderr}");
     assert!(!none.exists());
+    // A book's player and a labeller take the choice too.
+    let epd = tmp("eval-network-shatranj.epd");
+    for args in [
+        &["book", "--variant", "shatranj", "--games", "2", "--eval", "network", "--out"][..],
+        &[
+            "label",
+            "--variant",
+            "shatranj",
+            "--player",
+            "hoplite",
+            "--eval",
+            "network",
+            "--positions",
+            "p.csv",
+            "--out",
+        ],
+    ] {
+        let o = common::hoplite(&[args, &[epd.to_str().unwrap()]].concat());
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && stderr.contains("no network is shipped for shatranj"), "{args:?}: {stderr}");
+    }
 }
 
 /// A balance run compares its configurations with one kind of evaluation: where a changed

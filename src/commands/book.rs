@@ -3,6 +3,7 @@
 use super::run_args::BudgetArgs;
 use super::CmdResult;
 use clap::Args;
+use hoplite_search::EvalKind;
 use hoplite_selfplay::request::book::{BookMade, BookMethod, BookProgress, BookRequest};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,6 +46,10 @@ pub struct BookArgs {
     /// [default: hoplite].
     #[arg(long)]
     player: Option<String>,
+    /// hoplite's evaluation: linear (its weights), or network (the variant's shipped one).
+    /// Default: the network where the variant has one.
+    #[arg(long)]
+    eval: Option<EvalKind>,
     /// The player's budget a ply (played, default 4,000 nodes) or a position (filtered,
     /// default 1,000 nodes).
     #[command(flatten)]
@@ -86,6 +91,7 @@ pub fn run(a: BookArgs) -> CmdResult {
         lines: a.lines,
         within: a.within,
         player: a.player,
+        eval: a.eval,
         budget: a.budget.lists(),
         score_nodes: a.score_nodes,
         seed: a.seed,

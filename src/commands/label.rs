@@ -3,6 +3,7 @@
 use super::run_args::BudgetArgs;
 use super::CmdResult;
 use clap::Args;
+use hoplite_search::EvalKind;
 use hoplite_selfplay::request::label::LabelRequest;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,6 +19,10 @@ pub struct LabelArgs {
     /// Who scores the positions: an engine of engines.toml that reports scores, or hoplite.
     #[arg(long)]
     player: String,
+    /// hoplite's evaluation: linear (its weights), or network (the variant's shipped one).
+    /// Default: the network where the variant has one.
+    #[arg(long)]
+    eval: Option<EvalKind>,
     /// The scoring search's budget (default 1,000 nodes).
     #[command(flatten)]
     budget: BudgetArgs,
@@ -41,6 +46,7 @@ pub fn run(a: LabelArgs) -> CmdResult {
         variant: a.variant,
         positions: a.positions,
         player: a.player,
+        eval: a.eval,
         budget: a.budget.lists(),
         blend: a.blend,
         out: a.out,

@@ -9,7 +9,7 @@ use crate::player::scoring::{score_all, ScoringJob};
 use crate::player::{EngineFiles, PlayerSpec, Registry};
 use crate::request::BudgetLists;
 use hoplite_core::{Position, Variant};
-use hoplite_search::Budget;
+use hoplite_search::{Budget, EvalKind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -34,6 +34,8 @@ pub struct BookRequest {
     pub lines: Option<usize>,
     pub within: Option<i32>,
     pub player: Option<String>,
+    /// hoplite's evaluation (`--eval`; without it, the variant's shipped network where it has one).
+    pub eval: Option<EvalKind>,
     pub budget: BudgetLists,
     /// Score every position at this many nodes.
     pub score_nodes: Option<u64>,
@@ -84,7 +86,8 @@ pub struct BookOutcome {
 impl BookRequest {
     fn player(&self, registry: &Registry, budget: Budget) -> Result<PlayerSpec, RunError> {
         let name = self.player.as_deref().unwrap_or(defaults::PLAYER);
-        registry.player(name, name, budget, EngineFiles::default(), defaults::SCORING_HASH_MB)
+        let files = EngineFiles { eval: self.eval, ..Default::default() };
+        registry.player(name, name, budget, files, defaults::SCORING_HASH_MB)
     }
 
     pub fn run(&self, mut progress: impl FnMut(BookProgress)) -> Result<BookOutcome, RunError> {

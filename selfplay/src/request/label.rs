@@ -8,6 +8,7 @@ use crate::request::BudgetLists;
 use hoplite_core::{Position, Variant};
 use hoplite_formats::csvfile::{header, Appender, Rows};
 use hoplite_formats::{FormatError, PositionRow};
+use hoplite_search::EvalKind;
 use std::path::PathBuf;
 
 #[derive(Clone, Debug, Default)]
@@ -16,6 +17,8 @@ pub struct LabelRequest {
     pub positions: Vec<PathBuf>,
     /// Who scores the positions.
     pub player: String,
+    /// hoplite's evaluation (`--eval`; without it, the variant's shipped network where it has one).
+    pub eval: Option<EvalKind>,
     pub budget: BudgetLists,
     /// The label's share that is the player's win probability.
     pub blend: Option<f64>,
@@ -40,8 +43,8 @@ impl LabelRequest {
         let variant = Variant::load(&self.variant)?;
         let registry = Registry::load(self.engines.as_deref())?;
         let budget = self.budget.budget()?;
-        let player =
-            registry.player(&self.player, &self.player, budget, EngineFiles::default(), defaults::SCORING_HASH_MB)?;
+        let files = EngineFiles { eval: self.eval, ..Default::default() };
+        let player = registry.player(&self.player, &self.player, budget, files, defaults::SCORING_HASH_MB)?;
         player.check(&variant)?;
         let threads = self.threads.unwrap_or_else(defaults::threads);
         let file = std::fs::File::create(&self.out).map_err(|e| FormatError::io(&self.out, "write", e))?;
