@@ -156,32 +156,31 @@ fn the_shipped_network_is_the_default_and_eval_linear_chooses_the_weights() {
     let o = run(&net, &["--resume"]);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && stderr.contains("data/networks/chess.nnue"), "{stderr}");
-    let none = tmp("eval-network-shatranj");
-    let o =
-        common::hoplite(&["selfplay", "--variant", "shatranj", "--eval", "network", "--out", none.to_str().unwrap()]);
+    // A variant whose knight is another piece has no network.
+    let changed = common::tmp_dir("changed-knight").join("wazir-knights.toml");
+    std::fs::write(
+        &changed,
+        "extends = \"chess\"\nname = \"wazir-knights\"\n[[pieces]]\nletter = \"n\"\nbetza = \"NW\"\n",
+    )
+    .unwrap();
+    let changed = changed.to_str().unwrap();
+    let none = tmp("eval-network-changed");
+    let o = common::hoplite(&["selfplay", "--variant", changed, "--eval", "network", "--out", none.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success() && stderr.contains("no network is shipped for shatranj"), "{stderr}");
+    assert!(!o.status.success() && stderr.contains("no network is shipped for wazir-knights"), "{stderr}");
     assert!(!none.exists());
     // A book's player and a labeller take the choice too.
-    let epd = tmp("eval-network-shatranj.epd");
+    let epd = tmp("eval-network-changed.epd");
     for args in [
-        &["book", "--variant", "shatranj", "--games", "2", "--eval", "network", "--out"][..],
-        &[
-            "label",
-            "--variant",
-            "shatranj",
-            "--player",
-            "hoplite",
-            "--eval",
-            "network",
-            "--positions",
-            "p.csv",
-            "--out",
-        ],
+        &["book", "--variant", changed, "--games", "2", "--eval", "network", "--out"][..],
+        &["label", "--variant", changed, "--player", "hoplite", "--eval", "network", "--positions", "p.csv", "--out"],
     ] {
         let o = common::hoplite(&[args, &[epd.to_str().unwrap()]].concat());
         let stderr = String::from_utf8_lossy(&o.stderr);
-        assert!(!o.status.success() && stderr.contains("no network is shipped for shatranj"), "{args:?}: {stderr}");
+        assert!(
+            !o.status.success() && stderr.contains("no network is shipped for wazir-knights"),
+            "{args:?}: {stderr}"
+        );
     }
 }
 
