@@ -697,3 +697,25 @@ fn damaged_run_directories_resume_whole_or_refuse() {
     eprintln!("{cases} damaged run directories: {resumed} resumed whole, {refused} refused");
     assert!(resumed > 0 && refused > 0, "{resumed} resumed, {refused} refused");
 }
+
+/// A match plays colour-swapped pairs: an odd number of games is one more, and it says so.
+#[test]
+fn an_odd_match_plays_whole_pairs_and_says_so() {
+    let out = tmp("odd-match");
+    let o = ok(&[
+        "match",
+        "--variant",
+        "chess",
+        "--games",
+        "3",
+        "--nodes",
+        "50",
+        "--max-plies",
+        "10",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("--games 3: a match plays colour-swapped pairs, so 4 games"), "{stderr}");
+    assert_eq!(common::games_in(&out), 4);
+}

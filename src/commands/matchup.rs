@@ -88,6 +88,9 @@ pub fn run(a: MatchArgs) -> CmdResult {
         sprt: a.sprt,
         run: a.run.request(),
     };
+    if let Some(n) = request.run.games.filter(|n| n % 2 == 1) {
+        eprintln!("--games {n}: a match plays colour-swapped pairs, so {} games", n + 1);
+    }
     let mut progress = Display::new("match");
     let done = request.run(|p| progress.update(p))?;
     let r = &done.report;
