@@ -156,6 +156,26 @@ fn the_shipped_network_is_the_default_and_eval_linear_chooses_the_weights() {
     let o = run(&net, &["--resume"]);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && stderr.contains("data/networks/chess.nnue"), "{stderr}");
+    // A match side chooses its own: B with the weights records no network.
+    let m = tmp("eval-match");
+    ok(&[
+        "match",
+        "--variant",
+        "chess",
+        "--b-eval",
+        "linear",
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--max-plies",
+        "10",
+        "--out",
+        m.to_str().unwrap(),
+    ]);
+    let players = hoplite_formats::Manifest::read(&m.join("run.toml")).unwrap().players;
+    let networks: Vec<Option<&str>> = players.iter().map(|p| p.network.as_deref()).collect();
+    assert_eq!(networks, [Some("data/networks/chess.nnue"), None]);
     // A variant whose knight is another piece has no network.
     let changed = common::tmp_dir("changed-knight").join("wazir-knights.toml");
     std::fs::write(

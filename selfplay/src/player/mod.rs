@@ -263,8 +263,10 @@ impl PlayerSpec {
                             .into(),
                     ));
                 }
-                hoplite_search::Evaluator::of_kind(variant, files.eval)
-                    .map_err(|e| fail(PlayerError::Setup(e.to_string())))?;
+                if files.eval.is_some() {
+                    hoplite_search::Evaluator::of_kind(variant, files.eval)
+                        .map_err(|e| fail(PlayerError::Setup(e.to_string())))?;
+                }
                 if let Some(n) = &files.network {
                     hoplite_search::Evaluator::load_network(variant, n)
                         .map_err(|e| fail(PlayerError::Setup(e.to_string())))?;
