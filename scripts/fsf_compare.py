@@ -84,6 +84,12 @@ def hoplite_perft(binary, variant, fen, depth):
     return int(out.stdout.strip().splitlines()[-1].split()[-1])
 
 
+def board_and_hand(fen):
+    """A FEN's placement and its pieces in hand, in any order (`[]` and `[-]` alike)."""
+    placement, _, hand = fen.split(" ")[0].partition("[")
+    return placement, sorted(hand.rstrip("]").replace("-", ""))
+
+
 def compare(args, name, rng):
     """The differences found for one variant (empty when the rules agree)."""
     problems = []
@@ -92,7 +98,7 @@ def compare(args, name, rng):
     # Both sides' moves are generated from Fairy-Stockfish's start, so a different setup would
     # go unseen there (a mirrored one even by perft).
     ours = hoplite_setup(args.hoplite, variant)
-    if ours != start.split(" ")[0].split("[")[0]:
+    if board_and_hand(ours) != board_and_hand(start):
         problems.append(f"start position: Fairy-Stockfish {start}, hoplite {ours}")
     for depth in range(1, args.depth + 1):
         a, b = fsf_perft(name, start, depth), hoplite_perft(args.hoplite, variant, start, depth)

@@ -19,6 +19,8 @@ FEATURES = [
     ("promotes =", "shogi promotion"), ("optional = true", "optional promotion"), ("limit", "promotion limits"),
     ("stalemate", "stalemate value"), ("checkmate", "checkmate value"), ("material_counting", "material counting"),
     ("en_passant_region", "en-passant region"), ("pass_on_stalemate", "pass on stalemate"), ("*", "walls in the setup"),
+    ("drops = true", "drops"), ("captures_to_hand", "captures to hand"), ("drop_region", "drop region"),
+    ("drop_no_doubled", "no doubled drops"), ("drop_mate", "pawn-drop mate"), ("pawn_drops_", "pawn drops anywhere"),
 ]
 
 

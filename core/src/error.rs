@@ -37,6 +37,8 @@ pub enum SetupError {
     TooManyRoyals { side: &'static str, count: u32, most: u32 },
     #[error("side to move: {side} is in check with {mover} to move")]
     OpponentInCheck { side: &'static str, mover: &'static str },
+    #[error("holdings: '{letter}' in hand, a royal piece, which is never taken and so never held")]
+    RoyalInHand { letter: char },
     #[error("placement: '{letter}' on {square}, a square that piece can never stand on")]
     Unreachable { letter: char, square: String },
 }
@@ -50,6 +52,12 @@ pub enum FenErrorKind {
     TooManyFields(usize),
     #[error("placement: {0}")]
     Placement(#[from] PlacementError),
+    #[error("holdings: '{0}' opens '[' without closing it at the end of the placement")]
+    Holdings(String),
+    #[error("holdings: '{letter}' in '[{field}]' is not a piece letter of this variant")]
+    HoldingsLetter { letter: char, field: String },
+    #[error("holdings: this variant has no drops, so no pieces in hand")]
+    HandWithoutDrops,
     #[error("side to move: '{0}' is neither 'w' nor 'b'")]
     SideToMove(String),
     #[error("castling: '{letter}' in '{field}' is not one of K Q k q")]

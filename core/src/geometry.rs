@@ -92,6 +92,9 @@ impl Geometry {
     pub fn rank_bb(&self, rank: usize) -> Bitboard {
         (0..self.files).map(|f| self.square(f, rank)).collect()
     }
+    pub fn file_bb(&self, file: usize) -> Bitboard {
+        (0..self.ranks).map(|r| self.square(file, r)).collect()
+    }
     /// Squares whose file + rank is even (the dark squares, a1 included).
     pub fn dark_squares(&self) -> Bitboard {
         self.all().filter(|&s| (self.file(s) + self.rank(s)).is_multiple_of(2)).collect()

@@ -25,7 +25,15 @@ fn rng_for(seed: u64) -> ChaCha8Rng {
 
 const SUITES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/");
 
-const FEN_ALPHABET: &[u8] = b"0123456789/ -pnbrqkPNBRQKhHlLgGcCwWmMaAeEdDxwbKQkq";
+const FEN_ALPHABET: &[u8] = b"0123456789/ -pnbrqkPNBRQKhHlLgGcCwWmMaAeEdDxwbKQkqsS[]~+";
+/// Variants with a hand, beside the built-ins, with their suites: holdings and `~` fuzzed too.
+const HAND_VARIANTS: &[&str] = &["crazyhouse", "shogi"];
+
+/// The built-ins and the hand variants, each with its perft suite's path.
+fn fuzzed_variants() -> impl Iterator<Item = (&'static str, String)> {
+    let builtins = BUILTINS.iter().map(|b| (b.name, format!("{SUITES}{}.epd", b.name)));
+    builtins.chain(HAND_VARIANTS.iter().map(|&n| (n, format!("{SUITES}fsf/{n}.epd"))))
+}
 const TOML_ALPHABET: &[u8] = b"0123456789 =\"[]\n.#,-_abcdefghijklmnopqrstuvwxyzKQRBNWFDAHO";
 const BETZA_ALPHABET: &[u8] = b"WFDNAHCZGKQRBOfblrvsmceinxyz0123456789";
 
@@ -308,10 +316,10 @@ fn check_position(p: &Position, rng: &mut ChaCha8Rng, plies: usize) -> Result<()
 /// Valid FENs per built-in variant: the setup, the perft suites and positions from random games.
 fn seed_fens(rng: &mut ChaCha8Rng) -> Vec<(Arc<Variant>, String)> {
     let mut out = Vec::new();
-    for name in BUILTINS.iter().map(|b| b.name) {
+    for (name, suite) in fuzzed_variants() {
         let v = Variant::builtin(name);
         let mut fens = vec![v.setup.clone()];
-        if let Ok(text) = std::fs::read_to_string(format!("{SUITES}{name}.epd")) {
+        if let Ok(text) = std::fs::read_to_string(suite) {
             for line in parse_suite(name, &text).unwrap() {
                 fens.push(line.fen);
             }
@@ -340,7 +348,7 @@ fn seed_fens(rng: &mut ChaCha8Rng) -> Vec<(Arc<Variant>, String)> {
 fn fuzz_fens() {
     let mut rng = rng_for(0x5EED_F0E1);
     let seeds = seed_fens(&mut rng);
-    let variants: Vec<Arc<Variant>> = BUILTINS.iter().map(|b| Variant::builtin(b.name)).collect();
+    let variants: Vec<Arc<Variant>> = fuzzed_variants().map(|(name, _)| Variant::builtin(name)).collect();
     let mut failures = Vec::new();
     let mut parsed = 0;
     // The seeds themselves.

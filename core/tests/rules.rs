@@ -758,3 +758,142 @@ fn en_passant_squares_no_initial_move_passed_over_give_no_capture() {
     let p = pos("chess", "4k3/8/8/8/4pP2/8/8/4K3 b - f3 0 1");
     assert_eq!((ep_field(&p), from(&p, "e4").contains(&"e4f3".to_string())), ("f3".to_string(), true));
 }
+
+// ---------------------------------------------------------------------------------------------
+// The hand: crazyhouse (Fairy-Stockfish's rules, imported)
+
+/// The drops in UCI (`P@e4`), sorted.
+fn drops(p: &Position) -> Vec<String> {
+    legal(p).into_iter().filter(|m| m.contains('@')).collect()
+}
+
+#[test]
+fn holdings_and_promoted_marks_round_trip_through_the_fen() {
+    for fen in [
+        "r1b1k2r/ppp2ppp/2n5/3q4/8/8/PPP2PPP/R1BQK2R[BNbnp] w KQkq - 0 10",
+        "1r2k3/8/8/8/8/8/8/1Q~2K3[] b - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+    ] {
+        assert_eq!(pos("crazyhouse", fen).to_fen(), fen);
+    }
+    // Any order in, Fairy-Stockfish's order out: White's first, the last type first.
+    let p = pos("crazyhouse", "4k3/8/8/8/8/8/8/4K3[pPnQ] w - - 0 1");
+    assert_eq!(p.to_fen(), "4k3/8/8/8/8/8/8/4K3[QPnp] w - - 0 1");
+}
+
+#[test]
+fn bad_holdings_are_refused_naming_the_field() {
+    let v = variant("crazyhouse");
+    let error = |fen: &str| Position::from_fen(&v, fen).unwrap_err().to_string();
+    assert!(error("4k3/8/8/8/8/8/8/4K3[Px] w - - 0 1").contains("holdings: 'x' in '[Px]'"));
+    assert!(error("4k3/8/8/8/8/8/8/4K3[P w - - 0 1").contains("holdings: '4k3/8/8/8/8/8/8/4K3[P' opens '['"));
+    assert!(error("4k3/8/8/8/8/8/8/4K3[k] w - - 0 1").contains("holdings: 'k' in hand, a royal piece"));
+    let chess = variant("chess");
+    let e = Position::from_fen(&chess, "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1").unwrap_err().to_string();
+    assert!(e.contains("this variant has no drops"), "{e}");
+    // An empty hand is no hand: chess reads `[]` and `[-]`.
+    assert!(Position::from_fen(&chess, "4k3/8/8/8/8/8/8/4K3[-] w - - 0 1").is_ok());
+}
+
+#[test]
+fn a_pawn_is_never_dropped_on_the_first_or_last_rank() {
+    let p = pos("crazyhouse", "4k3/8/8/8/8/8/8/4K3[p] b - - 0 1");
+    let ranks: Vec<char> = drops(&p).iter().map(|m| m.chars().last().unwrap()).collect();
+    assert_eq!(drops(&p).len(), 6 * 8);
+    assert!(ranks.iter().all(|r| ('2'..='7').contains(r)), "{ranks:?}");
+    // A knight goes anywhere empty.
+    let p = pos("crazyhouse", "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1");
+    assert_eq!(drops(&p).len(), 62);
+}
+
+#[test]
+fn under_check_a_drop_must_block() {
+    // The rook on a1 checks along the first rank: knights may land between, nowhere else;
+    // against a knight's check no drop helps.
+    let p = pos("crazyhouse", "4k3/8/8/8/8/8/8/r3K3[N] w - - 0 1");
+    assert_eq!(drops(&p), set(&["N@b1", "N@c1", "N@d1"]));
+    let p = pos("crazyhouse", "4k3/8/8/8/8/3n4/8/4K3[N] w - - 0 1");
+    assert!(drops(&p).is_empty());
+}
+
+#[test]
+fn a_capture_fills_the_capturers_hand_and_a_promoted_piece_returns_as_a_pawn() {
+    // Black takes a knight: it becomes Black's.
+    let p = after("crazyhouse", "4k3/8/8/8/1q6/2N5/8/4K3[] b - - 0 1", &["b4c3"]);
+    assert_eq!(p.to_fen(), "4k3/8/8/8/8/2q5/8/4K3[n] w - - 0 2");
+    // A promoted queen (`~`) goes back as a pawn; a born one as a queen.
+    let p = after("crazyhouse", "1r2k3/8/8/8/8/8/8/1Q~2K3[] b - - 0 1", &["b8b1"]);
+    assert_eq!(p.to_fen(), "4k3/8/8/8/8/8/8/1r2K3[p] w - - 0 2");
+    let p = after("crazyhouse", "1r2k3/8/8/8/8/8/8/1Q2K3[] b - - 0 1", &["b8b1"]);
+    assert_eq!(p.to_fen(), "4k3/8/8/8/8/8/8/1r2K3[q] w - - 0 2");
+    // A promotion marks its piece, and the mark moves with it.
+    let p = after("crazyhouse", "4k3/P7/8/8/8/8/8/4K3[] w - - 0 1", &["a7a8q", "e8d7", "a8a5"]);
+    assert_eq!(p.to_fen(), "8/3k4/8/Q~7/8/8/8/4K3[] b - - 2 2");
+}
+
+#[test]
+fn a_drop_resets_the_move_rule_and_unmake_restores_hand_key_and_marks() {
+    let start = "1r2k3/8/8/8/8/8/8/1Q~2K3[Nn] b - - 7 20";
+    let mut p = pos("crazyhouse", start);
+    let key = p.key();
+    play(&mut p, &["N@d6"]);
+    assert_eq!(p.halfmove_clock(), 0);
+    assert_eq!(p.to_fen(), "1r2k3/8/3n4/8/8/8/8/1Q~2K3[N] w - - 0 21");
+    // The key follows the hand: the same board with other hands is another position.
+    assert_eq!(p.key(), Position::from_fen(p.variant(), &p.to_fen()).unwrap().key());
+    play(&mut p, &["N@h3", "b8b1"]);
+    assert_eq!(p.key(), Position::from_fen(p.variant(), &p.to_fen()).unwrap().key());
+    for _ in 0..3 {
+        p.unmake();
+    }
+    assert_eq!((p.to_fen(), p.key()), (start.to_string(), key));
+}
+
+#[test]
+fn a_repetition_counts_back_past_drops_and_captures() {
+    // A knight dropped, taken, dropped by the other side and taken back: the same board and
+    // hands recur eight plies on, three after the last capture.
+    let start = "4k3/8/8/8/8/8/8/R3K3[n] b - - 0 1";
+    let p = after("crazyhouse", start, &["N@a2", "a1a2", "e8d8", "N@d7", "d8d7", "a2a3", "d7e8", "a3a1"]);
+    assert_eq!((p.to_fen(), p.repetitions()), ("4k3/8/8/8/8/8/8/R3K3[n] b - - 3 5".to_string(), 1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The hand in shogi (Fairy-Stockfish's rules, imported)
+
+#[test]
+fn no_pawn_is_dropped_on_a_file_that_holds_an_own_unpromoted_pawn() {
+    // Nifu: Black's pawns stand on every file but a and i; White's on none. A promoted pawn
+    // (tokin) does not count.
+    let p = pos("shogi", "4k4/1pppppp+p1/9/9/9/9/9/9/4K4[Pp] b - - 0 1");
+    let black: Vec<String> = drops(&p).into_iter().map(|m| m[2..3].to_string()).collect();
+    assert!(black.iter().all(|f| f == "a" || f == "h" || f == "i"), "{black:?}");
+    assert_eq!(black.len(), 3 * 8 - 1, "files a, h and i, all but the last rank and the tokin's h8");
+}
+
+#[test]
+fn a_pawn_dropped_to_mate_loses_and_another_piece_may_mate_so() {
+    // The king in the corner, a8 covered by the gold, b9 by the bishop: a pawn dropped on a8
+    // mates, which the rule turns into a loss for the side that dropped it; a lance wins.
+    let mated = |hand: &str, drop: &str| {
+        let p = after("shogi", &format!("k8/9/1G1B5/9/9/9/9/9/4K4[{hand}] w - - 0 1"), &[drop]);
+        (p.outcome().map(|o| o.0), legal(&p).len())
+    };
+    assert_eq!(mated("P", "P@a8"), (Some(GameResult::BlackWins), 0));
+    assert_eq!(mated("L", "L@a8"), (Some(GameResult::WhiteWins), 0));
+}
+
+#[test]
+fn drops_keep_to_the_drop_region() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/variants/fsf/crazyhouse.toml"))
+        .unwrap()
+        .replace("[rules]", "[rules]\ndrop_region = \"*1 *2 *3\"");
+    let v = Variant::from_toml("crazyhouse-low.toml", &text).unwrap();
+    let p = Position::from_fen(&v, "4k3/8/8/8/8/8/8/4K3[Nn] w - - 0 1").unwrap();
+    let ranks: std::collections::BTreeSet<char> = drops(&p).iter().map(|m| m.chars().last().unwrap()).collect();
+    assert_eq!(ranks, ['1', '2', '3'].into());
+    // Black's region is White's mirrored: ranks 6 to 8.
+    let p = Position::from_fen(&v, "4k3/8/8/8/8/8/8/4K3[Nn] b - - 0 1").unwrap();
+    let ranks: std::collections::BTreeSet<char> = drops(&p).iter().map(|m| m.chars().last().unwrap()).collect();
+    assert_eq!(ranks, ['6', '7', '8'].into());
+}

@@ -47,6 +47,10 @@ struct Undo<B: Bits> {
     checked: bool,
     /// The duck the move took away (its square + 1; 0: none).
     old_wall: u8,
+    /// The type the capture put in the mover's hand (+ 1; 0: none).
+    to_hand: u8,
+    /// Whether the moved piece (bit 0) and the captured one (bit 1) came by promotion.
+    promoted: u8,
 }
 
 /// Where a castling move takes king and rook, and what it needs.
@@ -116,6 +120,10 @@ pub struct Position<B: Bits = u128> {
     pub(crate) walls: Bitboard<B>,
     /// n-check: the checks each side has still to give.
     pub(crate) checks: [u8; 2],
+    /// Pieces in hand, per colour and type (with `[rules] drops`).
+    pub(crate) hand: [[u8; MAX_TYPES]; 2],
+    /// Pieces that came by promotion, kept where a capture puts pieces in hand (`Q~`).
+    pub(crate) promoted: Bitboard<B>,
     history: Vec<Undo<B>>,
 }
 
@@ -166,10 +174,15 @@ impl Position {
             key: 0,
             walls: setup.walls,
             checks: setup.checks.unwrap_or([variant.rules.checks; 2]),
+            hand: setup.hand,
+            promoted: Bitboard::EMPTY,
             history: Vec::with_capacity(256),
         };
         for p in &setup.pieces {
             pos.put(p.square, p.colour, p.ty);
+        }
+        if variant.rules.captures_to_hand {
+            pos.promoted = setup.promoted & pos.men();
         }
         let by_letter = (0..4).filter(|r| setup.castling >> r & 1 != 0).map(|r| (r, None));
         let by_file = setup.castling_files.iter().map(|&(c, f)| (2 * c.index(), Some(f)));
@@ -226,6 +239,8 @@ impl Position {
             checks: u.checks,
             checked: u.checked,
             old_wall: u.old_wall,
+            to_hand: u.to_hand,
+            promoted: u.promoted,
         };
         Position {
             variant: self.variant.clone(),
@@ -244,6 +259,8 @@ impl Position {
             key: self.key,
             walls: self.walls.to(),
             checks: self.checks,
+            hand: self.hand,
+            promoted: self.promoted.to(),
             history: self.history.iter().map(undo).collect(),
         }
     }
@@ -264,6 +281,9 @@ impl<B: Bits> Position<B> {
             let promoters = v.royal_promoters.iter().any(|t| v.start_counts[colour][t] > 0);
             if !promoters && start > 0 && count > start {
                 return Err(SetupError::TooManyRoyals { side, count, most: start });
+            }
+            if let Some(t) = v.royal_types.iter().find(|&t| self.hand[colour][t] > 0) {
+                return Err(SetupError::RoyalInHand { letter: v.letter(colour, t) });
             }
             for t in v.piece_types() {
                 if let Some(sq) = (self.pieces(colour, t) & v.unreachable[colour][t].to()).into_iter().next() {
@@ -388,6 +408,13 @@ impl<B: Bits> Position<B> {
         if self.variant.rules.checks > 0 {
             k ^= z.checks(Colour::White, self.checks[0]) ^ z.checks(Colour::Black, self.checks[1]);
         }
+        for colour in Colour::BOTH {
+            for t in self.variant.piece_types() {
+                for n in 1..=self.hand[colour][t] {
+                    k ^= z.hand(colour, t, n);
+                }
+            }
+        }
         k
     }
 
@@ -396,11 +423,26 @@ impl<B: Bits> Position<B> {
         let geo = v.geometry;
         let mut s = crate::variant::setup::placement_text(&geo, |sq| {
             if self.walls.has(sq) {
-                return Some('*');
+                return Some("*".into());
             }
             let p = self.board[sq];
-            (p != 0).then(|| v.letter(code_colour(p), code_type(p)))
+            (p != 0).then(|| {
+                let (c, t) = (code_colour(p), code_type(p));
+                // A shogi-style promotion's piece as Fairy-Stockfish writes it: `+` and the
+                // piece it came from.
+                let mut s = match v.unpromoted(t) {
+                    u if u != t => format!("+{}", v.letter(c, u)),
+                    _ => v.letter(c, t).to_string(),
+                };
+                if self.promoted.has(sq) {
+                    s.push('~');
+                }
+                s
+            })
         });
+        if v.rules.drops {
+            s += &crate::variant::setup::hand_text(&self.hand, &v.letters());
+        }
         s.push_str(&crate::variant::setup::side_and_rights(self.side, &self.castling_text()));
         if self.ep.is_empty() {
             s.push('-');
@@ -511,6 +553,33 @@ impl<B: Bits> Position<B> {
             checks: self.checks,
             checked: false,
             old_wall: 0,
+            to_hand: 0,
+            promoted: 0,
+        }
+    }
+
+    /// Puts a piece of type `ty` in `colour`'s hand.
+    #[inline]
+    fn add_to_hand(&mut self, colour: Colour, ty: PieceType) {
+        self.hand[colour][ty] += 1;
+        self.key ^= self.variant.zobrist.hand(colour, ty, self.hand[colour][ty]);
+    }
+
+    /// Takes a piece of type `ty` from `colour`'s hand.
+    #[inline]
+    fn take_from_hand(&mut self, colour: Colour, ty: PieceType) {
+        self.key ^= self.variant.zobrist.hand(colour, ty, self.hand[colour][ty]);
+        self.hand[colour][ty] -= 1;
+    }
+
+    /// The piece a capture on `sq` puts in the capturer's hand: what it was before it was
+    /// promoted.
+    fn captured_to_hand(&self, sq: Square) -> PieceType {
+        let v = &*self.variant;
+        let (colour, ty) = self.piece_at(sq).expect("a captured piece");
+        match self.promoted.has(sq) {
+            true => v.promoted_from(colour, ty),
+            false => v.unpromoted(ty),
         }
     }
 
@@ -522,6 +591,10 @@ impl<B: Bits> Position<B> {
         let us = self.side;
         let mut c = Changes::default();
         if m.is_pass() {
+            return c;
+        }
+        if let Some(ty) = m.dropped() {
+            c.added.push((us, ty, to));
             return c;
         }
         let moved = code_type(self.board[from]);
@@ -546,6 +619,9 @@ impl<B: Bits> Position<B> {
     }
 
     pub fn make(&mut self, m: Move) {
+        if let Some(ty) = m.dropped() {
+            return self.make_drop(m, ty);
+        }
         let (from, to, kind) = (m.from(), m.to(), m.kind());
         let us = self.side;
         let moved = self.board[from];
@@ -577,6 +653,9 @@ impl<B: Bits> Position<B> {
                 }
             }
         } else {
+            if self.variant.rules.captures_to_hand {
+                self.hand_on_capture(m, captured != 0, capture_sq);
+            }
             if captured != 0 {
                 self.remove(capture_sq);
             }
@@ -620,6 +699,12 @@ impl<B: Bits> Position<B> {
                 }
             }
         }
+        self.after_move(m, us);
+    }
+
+    /// What every move (`us` made it) ends with: the wall it places, and the checks counted.
+    #[inline(always)]
+    fn after_move(&mut self, m: Move, us: Colour) {
         // The wall placed with the move; a duck leaves its old square.
         if let Some(wall) = m.wall() {
             let z = &self.variant.zobrist;
@@ -646,6 +731,46 @@ impl<B: Bits> Position<B> {
         }
     }
 
+    /// With captures to the hand: the captured piece goes to the mover's hand, and the marks
+    /// of promoted pieces follow the move (before the board changes).
+    fn hand_on_capture(&mut self, m: Move, captures: bool, capture_sq: Square) {
+        let (from, to) = (m.from(), m.to());
+        let us = self.side;
+        let mut bits = u8::from(self.promoted.has(from));
+        if captures {
+            bits |= u8::from(self.promoted.has(capture_sq)) << 1;
+            let ty = self.captured_to_hand(capture_sq);
+            self.add_to_hand(us, ty);
+            self.history.last_mut().expect("pushed by make").to_hand = ty.index() as u8 + 1;
+            self.promoted.clear(capture_sq);
+        }
+        self.history.last_mut().expect("pushed by make").promoted = bits;
+        self.promoted.clear(from);
+        if bits & 1 != 0 || (m.promoted().is_some() && !m.is_plus()) {
+            self.promoted.set(to);
+        }
+    }
+
+    /// A drop: the piece leaves the hand for an empty square; like a pawn move, it cannot be
+    /// undone, so the move rule's count starts again.
+    fn make_drop(&mut self, m: Move, ty: PieceType) {
+        let us = self.side;
+        self.history.push(self.undo(m, 0, 0));
+        for sq in self.ep {
+            self.key ^= self.variant.zobrist.en_passant[sq];
+        }
+        self.ep = Bitboard::EMPTY;
+        self.take_from_hand(us, ty);
+        self.put(m.to(), us, ty);
+        self.halfmove = 0;
+        if us == Colour::Black {
+            self.fullmove += 1;
+        }
+        self.side = !us;
+        self.key ^= self.variant.zobrist.side;
+        self.after_move(m, us);
+    }
+
     pub fn unmake(&mut self) {
         let u = self.history.pop().expect("unmake without make");
         let m = u.mv;
@@ -654,6 +779,20 @@ impl<B: Bits> Position<B> {
             if u.old_wall != 0 {
                 self.walls.set(Square::new(u.old_wall as usize - 1));
             }
+        }
+        if let Some(ty) = m.dropped() {
+            self.side = !self.side;
+            if self.side == Colour::Black {
+                self.fullmove -= 1;
+            }
+            self.remove(m.to());
+            self.hand[self.side][ty] += 1;
+            self.ep = u.ep;
+            self.ep_victim = u.ep_victim;
+            self.halfmove = u.halfmove;
+            self.key = u.key;
+            self.checks = u.checks;
+            return;
         }
         let (from, to) = (m.from(), m.to());
         self.side = !self.side;
@@ -673,9 +812,21 @@ impl<B: Bits> Position<B> {
         } else {
             self.remove(to);
             self.put(from, us, code_type(u.moved));
+            let sq = if m.kind() == MoveKind::EnPassant { u.ep_victim } else { to };
             if u.captured != 0 {
-                let sq = if m.kind() == MoveKind::EnPassant { u.ep_victim } else { to };
                 self.put(sq, code_colour(u.captured), code_type(u.captured));
+            }
+            if self.variant.rules.captures_to_hand {
+                if u.to_hand != 0 {
+                    self.hand[us][u.to_hand as usize - 1] -= 1;
+                }
+                self.promoted.clear(to);
+                if u.promoted & 1 != 0 {
+                    self.promoted.set(from);
+                }
+                if u.promoted & 2 != 0 {
+                    self.promoted.set(sq);
+                }
             }
         }
         self.castling = u.castling;
@@ -785,11 +936,34 @@ impl<B: Bits> Position<B> {
     pub fn royals(&self, colour: Colour) -> Bitboard<B> {
         self.types_bb(self.variant.royal_types) & self.by_colour[colour]
     }
-    /// How often the current position occurred before (same side, rights and e.p.), counting
-    /// back only to the last capture or pawn move.
+    /// The pieces of type `ty` in `colour`'s hand.
+    #[inline(always)]
+    pub fn in_hand(&self, colour: Colour, ty: PieceType) -> u8 {
+        self.hand[colour][ty]
+    }
+
+    /// Whether either side has a piece in hand.
+    pub fn holds_any(&self) -> bool {
+        self.hand.iter().flatten().any(|&n| n > 0)
+    }
+
+    /// How many plies back a repetition may be found: to the last capture or pawn move, or
+    /// where captures fill the hands (whose drops reset the move rule's count but may be
+    /// undone by a capture) to the start of the history.
+    fn repetition_window(&self) -> usize {
+        let n = self.history.len();
+        match self.variant.rules.captures_to_hand {
+            // Not past a null move of the search, after which nothing repeats.
+            true => self.history.iter().rev().position(|u| u.mv == Move::NONE).unwrap_or(n),
+            false => (self.halfmove as usize).min(n),
+        }
+    }
+
+    /// How often the current position occurred before (same side, rights, e.p. and hands),
+    /// counting back only as far as `repetition_window`.
     pub fn repetitions(&self) -> usize {
         let n = self.history.len();
-        let back = (self.halfmove as usize).min(n);
+        let back = self.repetition_window();
         (2..=back).step_by(2).filter(|&i| self.history[n - i].key == self.key).count()
     }
     /// For the last earlier occurrence of this position (same side, rights and e.p.), whether
@@ -798,7 +972,7 @@ impl<B: Bits> Position<B> {
     /// pawn move.
     pub fn repetition_cycle(&self) -> Vec<bool> {
         let n = self.history.len();
-        let back = (self.halfmove as usize).min(n);
+        let back = self.repetition_window();
         match (2..=back).step_by(2).find(|&i| self.history[n - i].key == self.key) {
             Some(i) => self.history[n - i..].iter().rev().map(|u| u.checked).collect(),
             None => Vec::new(),
@@ -812,6 +986,12 @@ impl<B: Bits> Position<B> {
     /// Drops the move history (keeps the position); bounds memory in long games.
     pub fn clear_history(&mut self) {
         self.history.clear();
+    }
+
+    /// The type of the piece `m` moves or drops.
+    #[inline(always)]
+    pub fn moved_type(&self, m: Move) -> Option<PieceType> {
+        m.dropped().or_else(|| self.piece_at(m.from()).map(|(_, t)| t))
     }
 
     /// Whether `m` captures (castling never does).

@@ -241,7 +241,7 @@ impl<B: Bits> Position<B> {
 
     /// Whether side `colour` has nothing but royal pieces.
     pub fn is_bare(&self, colour: Colour) -> bool {
-        (self.by_colour[colour] & !self.royals(colour)).is_empty()
+        (self.by_colour[colour] & !self.royals(colour)).is_empty() && self.hand[colour].iter().all(|&n| n == 0)
     }
 
     /// A result that a variant rule has already fixed before any move is made: a bare king,
@@ -267,9 +267,10 @@ impl<B: Bits> Position<B> {
         if let (Some(e), None) = (v.rules.extinction, v.rules.pseudo_royal) {
             // The opponent first: a move that leaves both sides extinct loses for its maker.
             for c in [them, us] {
+                // Pieces in hand count, as Fairy-Stockfish counts them.
                 let count = |side: Colour, t: Option<PieceType>| match t {
-                    Some(t) => self.pieces(side, t).count(),
-                    None => self.by_colour[side].count(),
+                    Some(t) => self.pieces(side, t).count() + self.hand[side][t] as u32,
+                    None => self.by_colour[side].count() + self.hand[side].iter().map(|&n| n as u32).sum::<u32>(),
                 };
                 let claim = u32::from(e.claim && c == us);
                 let extinct = |t| count(c, t) <= e.count && count(!c, t) >= e.opponent_count + claim;
@@ -350,7 +351,7 @@ impl<B: Bits> Position<B> {
         let us = self.side;
         let them = !us;
         let (from, to) = (m.from(), m.to());
-        let from_bb = Bitboard::square(from);
+        let from_bb = if m.is_drop() { Bitboard::EMPTY } else { Bitboard::square(from) };
         let to_bb = Bitboard::square(to);
         let mut occ = (self.occupied() & !from_bb) | to_bb;
         let mut mask = self.by_colour[them] & !to_bb;
@@ -368,7 +369,7 @@ impl<B: Bits> Position<B> {
             }
             MoveKind::Normal => {}
         }
-        let moved = |b: Bitboard<B>| if b.has(from) { (b & !from_bb) | to_bb } else { b };
+        let moved = |b: Bitboard<B>| if (b & from_bb).non_empty() { (b & !from_bb) | to_bb } else { b };
         royals = moved(royals);
         let plain = v.rules.pseudo_royal.is_none() && !v.rules.flying_general;
         if plain {
@@ -384,8 +385,9 @@ impl<B: Bits> Position<B> {
                 royals |= to_bb;
             }
             // A promotion to a pseudo-royal type adds a piece that must be safe too, while
-            // the side has few of them.
-            if let Some(pr) = v.rules.pseudo_royal.filter(|pr| pr.types.contains(t)) {
+            // the side has few of them. A shogi-style one changes nothing until it is made, as
+            // Fairy-Stockfish judges it.
+            if let Some(pr) = v.rules.pseudo_royal.filter(|pr| pr.types.contains(t) && !m.is_plus()) {
                 match self.pieces(us, t).count() <= pr.count {
                     true => pseudo |= to_bb,
                     false => pseudo &= !self.pieces(us, t),
@@ -501,8 +503,9 @@ impl<B: Bits> Position<B> {
         let moves = std::mem::take(out);
         for m in moves {
             let (from, to) = (m.from(), m.to());
+            let from_bb = if m.is_drop() { Bitboard::EMPTY } else { Bitboard::square(from) };
             // The board's pieces after the move.
-            let mut men = (self.men() & !Bitboard::square(from)) | Bitboard::square(to);
+            let mut men = (self.men() & !from_bb) | Bitboard::square(to);
             match m.kind() {
                 MoveKind::EnPassant => men.clear(self.ep_victim),
                 MoveKind::Castle => {
@@ -513,10 +516,10 @@ impl<B: Bits> Position<B> {
             }
             let empty = v.geometry.all().to() & !men & !self.walls;
             let squares = match rule {
-                Walling::Past => Bitboard::square(from) & empty,
+                Walling::Past => from_bb & empty,
                 Walling::Duck | Walling::Static => empty & v.rules.walling_region[us].to(),
                 Walling::Arrow => {
-                    let ty = m.promoted().unwrap_or_else(|| code_type(self.board[from]));
+                    let ty = m.dropped().or(m.promoted()).unwrap_or_else(|| code_type(self.board[from]));
                     v.moves[us][ty].targets(&v.rays, to, men | self.walls).0 & empty & v.rules.walling_region[us].to()
                 }
             };
@@ -752,6 +755,47 @@ impl<B: Bits> Position<B> {
         if !captures_only && self.castling >> (2 * us.index()) & 3 != 0 {
             self.castling_moves(out);
         }
+        if !captures_only && v.rules.drops {
+            self.drops(out, legality);
+        }
+    }
+
+    /// Drops from the hand: a piece onto an empty square of its `drop_squares`. A drop only adds a blocker, so with one royal piece it is legal
+    /// unless the king is in check and it blocks nothing.
+    fn drops(&self, out: &mut Vec<Move>, legality: &Legality<B>) {
+        let v = &*self.variant;
+        let us = self.side;
+        let mut empty = v.geometry.all().to() & !self.occupied();
+        let test = match legality {
+            Legality::Fast { evasions, .. } => {
+                empty &= *evasions;
+                false
+            }
+            Legality::Royals { .. } => false,
+            Legality::Test => true,
+        };
+        for t in v.piece_types() {
+            if self.hand[us][t] == 0 {
+                continue;
+            }
+            let mut squares = empty & v.drop_squares[us][t].to();
+            if let Some((_, most)) = v.rules.drop_no_doubled.filter(|(types, _)| types.contains(t)) {
+                let own = self.pieces(us, t);
+                let geo = v.geometry;
+                for f in 0..geo.files {
+                    let file = geo.file_bb(f).to();
+                    if (own & file).count() >= most {
+                        squares &= !file;
+                    }
+                }
+            }
+            for to in squares {
+                let m = Move::drop(t, to);
+                if !test || self.leaves_royal_safe(m) {
+                    out.push(m);
+                }
+            }
+        }
     }
 
     /// The moves of a `ty` piece from `from` to `to` where promotion applies: each promotion
@@ -801,7 +845,10 @@ impl<B: Bits> Position<B> {
             }
         }
         if let Some(p) = piece.promotes {
-            push(Move::promotion_plus(from, to, p));
+            let limit = v.promotion_limit[p];
+            if limit == 0 || self.pieces(us, p).count() < limit as u32 {
+                push(Move::promotion_plus(from, to, p));
+            }
         }
         // The plain move: where pawn-style promotion is optional, or only shogi-style applies
         // and is not compulsory; never onto a square the piece could not leave.

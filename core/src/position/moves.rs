@@ -4,7 +4,8 @@ use crate::types::{PieceType, Square};
 
 /// from (bits 0-6), to (7-13), promotion type + 1 (14-18, 0 = none), kind (19-20), a
 /// shogi-style promotion (21), a castling's side (22: towards file a), a wall placed with the
-/// move (23-29, with bit 30 set). Bit 31 is free (a drop).
+/// move (23-29, with bit 30 set), a drop from the hand (31: the type is in bits 0-6, `from`'s
+/// place, and `to` its square).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(pub u32);
 
@@ -38,6 +39,20 @@ impl Move {
     pub fn castle(king: Square, king_to: Square, queen_side: bool) -> Move {
         Move(Move::new(king, king_to, MoveKind::Castle).0 | u32::from(queen_side) << 22)
     }
+    /// A drop of a piece of type `ty` from the hand onto `to`.
+    #[inline(always)]
+    pub fn drop(ty: PieceType, to: Square) -> Move {
+        Move(ty.index() as u32 | (to.index() as u32) << 7 | 1 << 31)
+    }
+    /// The type a drop puts on the board, if the move is one.
+    #[inline(always)]
+    pub fn dropped(self) -> Option<PieceType> {
+        (self.0 >> 31 != 0).then(|| PieceType::new((self.0 & 127) as usize))
+    }
+    #[inline(always)]
+    pub fn is_drop(self) -> bool {
+        self.0 >> 31 != 0
+    }
     /// The move with a wall placed on `sq` after it (`[rules] walling`).
     #[inline(always)]
     pub fn with_wall(self, sq: Square) -> Move {
@@ -51,7 +66,7 @@ impl Move {
     /// A pass: the side's first piece "moves" to its own square.
     #[inline(always)]
     pub fn is_pass(self) -> bool {
-        self.from() == self.to() && self.kind() == MoveKind::Normal
+        self.from() == self.to() && self.kind() == MoveKind::Normal && !self.is_drop()
     }
     /// For castling: whether it is on the queen side (towards file a).
     #[inline(always)]
@@ -63,6 +78,7 @@ impl Move {
     pub fn is_plus(self) -> bool {
         self.0 >> 21 & 1 != 0
     }
+    /// The square the piece leaves (for a drop, meaningless: see `dropped`).
     #[inline(always)]
     pub fn from(self) -> Square {
         Square::new((self.0 & 127) as usize)
@@ -88,6 +104,9 @@ impl Move {
 
 impl std::fmt::Debug for Move {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(t) = self.dropped() {
+            return write!(f, "Move(drop {}->{})", t.index(), self.to().index());
+        }
         let promoted = self.promoted().map(PieceType::index);
         write!(f, "Move({}->{} {:?} {:?})", self.from().index(), self.to().index(), promoted, self.kind())
     }

@@ -215,6 +215,22 @@ impl<B: Bits> Position<B> {
         !moves.is_empty()
     }
 
+    /// Whether the check here was given by a drop of a `drop_mate` type, every checking piece
+    /// being one: as Fairy-Stockfish judges it, the last move took nothing and changed the
+    /// material (a drop, or a promotion).
+    fn mated_by_drop(&self) -> bool {
+        let types = self.variant.rules.drop_mate;
+        let Some(m) = self.last_move() else { return false };
+        if types.is_empty() || self.last_captured().is_some() || !(m.is_drop() || m.promoted().is_some()) {
+            return false;
+        }
+        let them = !self.side_to_move();
+        let occ = self.occupied();
+        let checkers =
+            self.royals(!them).into_iter().fold(crate::Bitboard::EMPTY, |a, r| a | self.attackers_to(r, them, occ));
+        checkers.into_iter().all(|sq| self.piece_at(sq).is_some_and(|(_, t)| types.contains(t)))
+    }
+
     /// The result when the side to move has no legal move: checkmate (royal or pseudo-royal
     /// pieces attacked), a bared side that cannot reply, or stalemate, as the variant scores
     /// them.
@@ -223,6 +239,9 @@ impl<B: Bits> Position<B> {
         let us = self.side_to_move();
         let them = !us;
         if self.in_check() {
+            if self.mated_by_drop() {
+                return (GameResult::win_for(us), Termination::Checkmate);
+            }
             return (rules.checkmate.result_for(us), Termination::Checkmate);
         }
         if rules.pass_on_stalemate && self.both_passed() {
@@ -266,7 +285,7 @@ impl<B: Bits> Position<B> {
     /// Whether the material on the board matches one of the variant's drawn patterns.
     pub fn insufficient_material(&self) -> bool {
         let v = &*self.variant;
-        if v.insufficient.is_empty() || self.men().count() > v.insufficient_max_pieces {
+        if v.insufficient.is_empty() || self.men().count() > v.insufficient_max_pieces || self.holds_any() {
             return false;
         }
         let counts: [[u8; MAX_TYPES]; 2] =

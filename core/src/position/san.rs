@@ -24,12 +24,16 @@ impl Position {
         if m.kind() == MoveKind::Castle {
             return if m.queen_side() { "O-O-O".into() } else { "O-O".into() };
         }
+        if let Some(t) = m.dropped() {
+            return format!("{}@{}", v.piece(t).letter.to_ascii_uppercase(), geo.name(m.to()));
+        }
         let (_, ty) = self.piece_at(m.from()).expect("a piece moves");
         let capture = self.is_capture(m);
         let rivals: Vec<Square> = legal
             .iter()
             .filter(|&&o| {
                 o.to() == m.to()
+                    && !o.is_drop()
                     && o.from() != m.from()
                     && o.kind() != MoveKind::Castle
                     && self.piece_at(o.from()).map(|p| p.1) == Some(ty)

@@ -101,22 +101,35 @@ impl Variant {
         };
         let royal_types = types(&|p| p.royal);
         let optional = spec.promotion_optional.as_ref().is_some_and(|o| o.value);
-        let unreachable = unreachable(&geo, &pieces, &start, &initial, &promotion_zone, optional);
+        let mut unreachable = unreachable(&geo, &pieces, &start, &initial, &promotion_zone, optional);
         let can_enter = Colour::BOTH.map(|c| {
             std::array::from_fn(|i| {
                 let sq = crate::types::Square::new(i);
                 types(&|p| p.region[c].has(sq))
             })
         });
+        // A hopper has a move where its line holds a screen and a square beyond it.
         let immobile = Colour::BOTH.map(|c| {
             std::array::from_fn(|t| match tables.moves[c].get(t) {
-                Some(ms) => {
-                    geo.all().filter(|&sq| ms.targets(&tables.rays, sq, Bitboard::<u128>::EMPTY).0.is_empty()).collect()
-                }
+                Some(ms) => geo
+                    .all()
+                    .filter(|&sq| {
+                        ms.targets(&tables.rays, sq, Bitboard::<u128>::EMPTY).0.is_empty()
+                            && ms.hoppers.iter().all(|h| tables.rays.ray::<u128>(h.dir, sq).count() < 2)
+                    })
+                    .collect(),
                 None => Bitboard::EMPTY,
             })
         });
+        let drop_squares = drop_squares(&geo, &pieces, &promotion_zone, &rules, &immobile);
+        if rules.drops {
+            // A drop can put a piece where its moves never take it.
+            for (never, drops) in unreachable.iter_mut().flatten().zip(drop_squares.iter().flatten()) {
+                *never &= !*drops;
+            }
+        }
         Ok(Variant {
+            drop_squares,
             name,
             builtin: spec.builtin.clone(),
             description: spec.description.map(|d| d.value).unwrap_or_default(),
@@ -525,6 +538,16 @@ fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems)
             p,
         ),
         pass_on_stalemate: flag(&spec.pass_on_stalemate),
+        drops: flag(&spec.drops),
+        captures_to_hand: flag(&spec.captures_to_hand),
+        drop_region: spec.drop_region.as_ref().map_or([geo.all(); 2], |r| squares(geo, r, "rules.drop_region", p)),
+        drop_no_doubled: spec.drop_no_doubled.as_ref().map(|r| {
+            let at = Some(Located::new(r.value.types.clone(), &r.at));
+            (letter_types(letters, "rules.drop_no_doubled.types", &at, p), r.value.count.unwrap_or(1))
+        }),
+        drop_mate: letter_types(letters, "rules.drop_mate", &spec.drop_mate, p),
+        pawn_drops_in_zone: flag(&spec.pawn_drops_in_zone),
+        pawn_drops_on_first_rank: flag(&spec.pawn_drops_on_first_rank),
         walling_region: spec
             .walling_region
             .as_ref()
@@ -648,6 +671,37 @@ fn opening_moves(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut P
         }
     }
     out
+}
+
+/// Where a piece from the hand may be dropped: in the drop region, where it may stand (its
+/// region, and where it has a move on an empty board when immobility is illegal); a piece
+/// that promotes pawn-style neither in its promotion zone nor on its first rank unless the
+/// rules allow it (as in crazyhouse, and as Fairy-Stockfish has it for every such pawn).
+fn drop_squares(
+    geo: &Geometry,
+    pieces: &[PieceDef],
+    zone: &[Bitboard; 2],
+    rules: &Rules,
+    immobile: &PerType<Bitboard>,
+) -> PerType<Bitboard> {
+    Colour::BOTH.map(|c| {
+        std::array::from_fn(|t| {
+            let Some(piece) = pieces.get(t) else { return Bitboard::EMPTY };
+            let mut squares = piece.region[c] & rules.drop_region[c] & geo.all();
+            if piece.promotes_in_zone(c) {
+                if !rules.pawn_drops_in_zone {
+                    squares &= !zone[c];
+                }
+                if !rules.pawn_drops_on_first_rank {
+                    squares &= !geo.rank_bb(if c == Colour::White { 0 } else { geo.ranks - 1 });
+                }
+            }
+            if rules.immobility_illegal {
+                squares &= !immobile[c][t];
+            }
+            squares
+        })
+    })
 }
 
 /// Squares where a piece can never stand: a piece that must promote cannot stay on its

@@ -127,6 +127,22 @@ pub struct Rules {
     /// Where en-passant captures may land, per colour of the capturer.
     pub en_passant_region: [Bitboard; 2],
     pub material_counting: MaterialCounting,
+    /// A side may put a piece of its hand on an empty square instead of moving (`P@e4`).
+    pub drops: bool,
+    /// A captured piece goes to the capturer's hand, a promoted one as the piece it was.
+    pub captures_to_hand: bool,
+    /// Where pieces may be dropped, per colour of the dropper.
+    pub drop_region: [Bitboard; 2],
+    /// A piece of these types may not be dropped on a file holding this many of its own type
+    /// (shogi's nifu: one pawn).
+    pub drop_no_doubled: Option<(TypeSet, u32)>,
+    /// A checkmate given by dropping a piece of these types (every checking piece one of
+    /// them) loses for the side that dropped it (shogi's pawn-drop mate).
+    pub drop_mate: TypeSet,
+    /// Pawn-style promoting pieces may be dropped in their promotion zone, and on their first
+    /// rank.
+    pub pawn_drops_in_zone: bool,
+    pub pawn_drops_on_first_rank: bool,
 }
 
 /// Pieces of `types` that a side with at most `count + 1` of a type may leave none attacked.
@@ -310,6 +326,8 @@ pub struct Variant {
     pub start_counts: [[u8; MAX_TYPES]; 2],
     /// Squares where the `i` (initial) moves of a type apply: its ranks in the setup.
     pub initial: [[Bitboard; MAX_TYPES]; 2],
+    /// Where a piece from the hand may be dropped, per colour and type (`compile::drop_squares`).
+    pub drop_squares: [[Bitboard; MAX_TYPES]; 2],
     /// Squares where a piece can never stand (see `compile::unreachable`).
     pub unreachable: [[Bitboard; MAX_TYPES]; 2],
     pub rays: Rays,
@@ -362,6 +380,18 @@ impl Variant {
         PieceType::first(self.pieces.len())
     }
 
+    /// The type that `colour`'s piece of type `ty`, marked as promoted, was before: the first
+    /// type that promotes to it (else `ty`).
+    pub fn promoted_from(&self, colour: Colour, ty: PieceType) -> PieceType {
+        self.typed_pieces().find(|(_, p)| p.promotes_to[colour].contains(ty)).map_or(ty, |(t, _)| t)
+    }
+
+    /// The type whose shogi-style promotion gives `ty` (else `ty`): what a captured promoted
+    /// piece goes to the hand as.
+    pub fn unpromoted(&self, ty: PieceType) -> PieceType {
+        self.typed_pieces().find(|(_, p)| p.promotes == Some(ty)).map_or(ty, |(t, _)| t)
+    }
+
     /// Each piece type with its definition, in order.
     pub fn typed_pieces(&self) -> impl Iterator<Item = (PieceType, &PieceDef)> + Clone {
         self.piece_types().zip(&self.pieces)
@@ -377,7 +407,12 @@ impl Variant {
     /// move.
     pub fn move_to_uci(&self, m: crate::Move) -> String {
         let geo = self.geometry;
-        let mut s = geo.name(m.from()) + &geo.name(m.to());
+        // A drop: the piece's letter, upper case, `@` and the square (`P@e4`).
+        let from = match m.dropped() {
+            Some(t) => format!("{}@", self.piece(t).letter.to_ascii_uppercase()),
+            None => geo.name(m.from()),
+        };
+        let mut s = from + &geo.name(m.to());
         match m.promoted() {
             Some(_) if m.is_plus() => s.push('+'),
             Some(t) => s.push(self.piece(t).letter),
@@ -400,7 +435,11 @@ impl Variant {
         let promoted: Vec<Option<PieceType>> = self.pieces.iter().map(|p| p.promotes).collect();
         let castling_files = self.castling.as_ref().is_some_and(|c| c.chess960);
         let letters = crate::variant::setup::Letters { letters: &self.letters(), promoted: &promoted, castling_files };
-        crate::Setup::parse(&self.geometry, letters, fen, self.rules.checks)
+        let setup = crate::Setup::parse(&self.geometry, letters, fen, self.rules.checks)?;
+        if !self.rules.drops && setup.hand.iter().flatten().any(|&n| n > 0) {
+            return Err(crate::FenError { fen: fen.to_string(), kind: crate::error::FenErrorKind::HandWithoutDrops });
+        }
+        Ok(setup)
     }
 
     /// `fen` with the armies exchanged (`Setup::swap_armies`); not checked, as it is a

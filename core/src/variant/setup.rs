@@ -6,7 +6,7 @@
 use crate::bitboard::Bitboard;
 use crate::error::{FenError, FenErrorKind, PlacementError};
 use crate::geometry::Geometry;
-use crate::types::{Colour, PieceType, Square};
+use crate::types::{Colour, PieceType, Square, MAX_TYPES};
 
 /// A piece on a square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +32,10 @@ pub struct Setup {
     pub checks: Option<[u8; 2]>,
     pub halfmove: u32,
     pub fullmove: u32,
+    /// Pieces in hand, per colour and type (`[Qp]` after the placement).
+    pub hand: [[u8; MAX_TYPES]; 2],
+    /// Pieces that came by promotion (`Q~`), which a capture to the hand demotes.
+    pub promoted: Bitboard,
 }
 
 /// How a FEN names a variant's pieces: each type's lower-case letter, and what `+X` stands for
@@ -51,18 +55,22 @@ impl Letters<'_> {
     }
 }
 
-/// Reads a placement field: the pieces, and the walls (`*`).
-pub fn parse_placement(
-    geo: &Geometry,
-    letters: Letters,
-    text: &str,
-) -> Result<(Vec<Placed>, Bitboard), PlacementError> {
+/// A placement field as read: the pieces, the walls (`*`), the promoted pieces (`Q~`).
+pub struct Placement {
+    pub pieces: Vec<Placed>,
+    pub walls: Bitboard,
+    pub promoted: Bitboard,
+}
+
+/// Reads a placement field.
+pub fn parse_placement(geo: &Geometry, letters: Letters, text: &str) -> Result<Placement, PlacementError> {
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != geo.ranks {
         return Err(PlacementError::Ranks { text: text.into(), found: rows.len(), expected: geo.ranks });
     }
     let mut out = Vec::new();
     let mut walls = Bitboard::EMPTY;
+    let mut marked = Bitboard::EMPTY;
     for (i, row) in rows.iter().enumerate() {
         let rank = geo.ranks - 1 - i;
         let mut file = 0usize;
@@ -105,6 +113,9 @@ pub fn parse_placement(
                 if file < geo.files {
                     let colour = if c.is_ascii_lowercase() { Colour::Black } else { Colour::White };
                     out.push(Placed { square: geo.square(file, rank), colour, ty });
+                    if chars.next_if_eq(&'~').is_some() {
+                        marked.set(geo.square(file, rank));
+                    }
                 }
                 file += 1;
             } else {
@@ -123,16 +134,41 @@ pub fn parse_placement(
             });
         }
     }
-    Ok((out, walls))
+    Ok(Placement { pieces: out, walls, promoted: marked })
 }
 
-/// The placement field of a board whose squares hold `letter(sq)`.
-pub fn placement_text(geo: &Geometry, letter: impl Fn(Square) -> Option<char>) -> String {
+/// Reads a holdings field (the text between `[` and `]`): piece letters, upper case White's,
+/// or `-`; a letter that names no piece is returned.
+fn parse_hand(letters: Letters, text: &str) -> Result<[[u8; MAX_TYPES]; 2], char> {
+    let mut hand = [[0u8; MAX_TYPES]; 2];
+    for c in text.chars().filter(|&c| c != '-') {
+        let t = letters.of(c).ok_or(c)?;
+        let colour = if c.is_ascii_lowercase() { Colour::Black } else { Colour::White };
+        hand[colour][t] = hand[colour][t].checked_add(1).ok_or(c)?;
+    }
+    Ok(hand)
+}
+
+/// The holdings field, brackets included: White's pieces, then Black's, each from the last
+/// type to the first (as Fairy-Stockfish writes them: `[QRBNPqrbnp]`).
+pub fn hand_text(hand: &[[u8; MAX_TYPES]; 2], letters: &[char]) -> String {
+    let mut s = String::from("[");
+    for colour in Colour::BOTH {
+        for (t, &l) in letters.iter().enumerate().rev() {
+            let l = if colour == Colour::White { l.to_ascii_uppercase() } else { l };
+            s.extend(std::iter::repeat_n(l, hand[colour][t] as usize));
+        }
+    }
+    s + "]"
+}
+
+/// The placement field of a board whose squares hold `piece(sq)` (a letter, `+X`, `Q~`).
+pub fn placement_text(geo: &Geometry, piece: impl Fn(Square) -> Option<String>) -> String {
     let mut s = String::new();
     for rank in (0..geo.ranks).rev() {
         let mut empty = 0;
         for file in 0..geo.files {
-            let Some(l) = letter(geo.square(file, rank)) else {
+            let Some(l) = piece(geo.square(file, rank)) else {
                 empty += 1;
                 continue;
             };
@@ -140,7 +176,7 @@ pub fn placement_text(geo: &Geometry, letter: impl Fn(Square) -> Option<char>) -
                 s += &empty.to_string();
                 empty = 0;
             }
-            s.push(l);
+            s += &l;
         }
         if empty > 0 {
             s += &empty.to_string();
@@ -163,16 +199,21 @@ impl Setup {
     pub fn to_fen(&self, geo: &Geometry, letters: &[char]) -> String {
         let mut s = placement_text(geo, |sq| {
             if self.walls.has(sq) {
-                return Some('*');
+                return Some("*".into());
             }
             self.pieces.iter().find(|p| p.square == sq).map(|p| {
-                if p.colour == Colour::White {
-                    letters[p.ty].to_ascii_uppercase()
+                let l = letters[p.ty];
+                let l = if p.colour == Colour::White { l.to_ascii_uppercase() } else { l };
+                if self.promoted.has(sq) {
+                    format!("{l}~")
                 } else {
-                    letters[p.ty]
+                    l.to_string()
                 }
             })
         });
+        if self.hand.iter().flatten().any(|&n| n > 0) {
+            s += &hand_text(&self.hand, letters);
+        }
         let files = self.castling_files.iter().map(|&(c, f)| {
             let l = (b'a' + f as u8) as char;
             if c == Colour::White {
@@ -215,13 +256,24 @@ impl Setup {
         if fields.len() > 7 {
             return Err(err(FenErrorKind::TooManyFields(fields.len())));
         }
-        let (pieces, walls) = parse_placement(geo, letters, fields[0]).map_err(|e| err(e.into()))?;
+        // Holdings follow the placement in brackets: `...RNBQKBNR[Qp]`.
+        let (placement, hand) = match fields[0].split_once('[') {
+            Some((placement, rest)) => {
+                let holdings = rest.strip_suffix(']').ok_or_else(|| err(FenErrorKind::Holdings(fields[0].into())))?;
+                let hand = parse_hand(letters, holdings)
+                    .map_err(|letter| err(FenErrorKind::HoldingsLetter { letter, field: holdings.into() }))?;
+                (placement, hand)
+            }
+            None => (fields[0], [[0; MAX_TYPES]; 2]),
+        };
+        let Placement { pieces, walls, promoted } =
+            parse_placement(geo, letters, placement).map_err(|e| err(e.into()))?;
         let side = match fields.get(1).copied().unwrap_or("w") {
             "w" => Colour::White,
             "b" => Colour::Black,
             s => return Err(err(FenErrorKind::SideToMove(s.into()))),
         };
-        let mut setup = Setup { pieces, walls, side, fullmove: 1, ..Default::default() };
+        let mut setup = Setup { pieces, walls, side, fullmove: 1, hand, promoted, ..Default::default() };
         let mut rest = fields.iter().skip(2).copied().peekable();
         let numeric = |f: &str| {
             f.starts_with(|c: char| c.is_ascii_digit() || c == '+') && f.chars().all(|c| c.is_ascii_digit() || c == '+')
@@ -312,6 +364,8 @@ impl Setup {
             checks: self.checks.map(|[w, b]| [b, w]),
             halfmove: self.halfmove,
             fullmove: self.fullmove,
+            hand: [self.hand[1], self.hand[0]],
+            promoted: self.promoted.map(|sq| geo.mirror(sq)).collect(),
         }
     }
 

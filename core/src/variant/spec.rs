@@ -67,6 +67,7 @@ pub struct FlagSpec {
 /// `[rules] pseudo_royal`: pieces a side may not leave attacked while it has few of them.
 #[derive(Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
+/// Piece letters and a count: `[rules] pseudo_royal` and `drop_no_doubled`.
 pub struct PseudoRoyalSpec {
     pub types: String,
     pub count: Option<u32>,
@@ -178,6 +179,13 @@ struct RawRules {
     walling: Option<Spanned<String>>,
     walling_region: Option<Spanned<PerColour<String>>>,
     pass_on_stalemate: Option<Spanned<bool>>,
+    drops: Option<Spanned<bool>>,
+    captures_to_hand: Option<Spanned<bool>>,
+    drop_region: Option<Spanned<PerColour<String>>>,
+    drop_no_doubled: Option<Spanned<PseudoRoyalSpec>>,
+    drop_mate: Option<Spanned<String>>,
+    pawn_drops_in_zone: Option<Spanned<bool>>,
+    pawn_drops_on_first_rank: Option<Spanned<bool>>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -279,6 +287,13 @@ pub struct VariantSpec {
     pub walling: L<String>,
     pub walling_region: L<PerColour<String>>,
     pub pass_on_stalemate: L<bool>,
+    pub drops: L<bool>,
+    pub captures_to_hand: L<bool>,
+    pub drop_region: L<PerColour<String>>,
+    pub drop_no_doubled: L<PseudoRoyalSpec>,
+    pub drop_mate: L<String>,
+    pub pawn_drops_in_zone: L<bool>,
+    pub pawn_drops_on_first_rank: L<bool>,
     pub opening_moves: Option<Vec<OpeningSpec>>,
     pub opening_plies: L<u32>,
     pub opening_margin: L<i32>,
@@ -383,6 +398,13 @@ pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<
         spec.walling = r.loc(x.walling);
         spec.walling_region = r.loc(x.walling_region);
         spec.pass_on_stalemate = r.loc(x.pass_on_stalemate);
+        spec.drops = r.loc(x.drops);
+        spec.captures_to_hand = r.loc(x.captures_to_hand);
+        spec.drop_region = r.loc(x.drop_region);
+        spec.drop_no_doubled = r.loc(x.drop_no_doubled);
+        spec.drop_mate = r.loc(x.drop_mate);
+        spec.pawn_drops_in_zone = r.loc(x.pawn_drops_in_zone);
+        spec.pawn_drops_on_first_rank = r.loc(x.pawn_drops_on_first_rank);
     }
     if let Some(o) = raw.openings {
         spec.opening_plies = r.loc(o.plies);
@@ -453,6 +475,13 @@ impl VariantSpec {
         over(&mut self.walling, child.walling);
         over(&mut self.walling_region, child.walling_region);
         over(&mut self.pass_on_stalemate, child.pass_on_stalemate);
+        over(&mut self.drops, child.drops);
+        over(&mut self.captures_to_hand, child.captures_to_hand);
+        over(&mut self.drop_region, child.drop_region);
+        over(&mut self.drop_no_doubled, child.drop_no_doubled);
+        over(&mut self.drop_mate, child.drop_mate);
+        over(&mut self.pawn_drops_in_zone, child.pawn_drops_in_zone);
+        over(&mut self.pawn_drops_on_first_rank, child.pawn_drops_on_first_rank);
         over(&mut self.opening_moves, child.opening_moves);
         over(&mut self.opening_plies, child.opening_plies);
         over(&mut self.opening_margin, child.opening_margin);

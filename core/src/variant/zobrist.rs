@@ -31,6 +31,12 @@ impl Zobrist {
     pub fn wall(&self, sq: crate::types::Square) -> u64 {
         mix64(self.side ^ (0x1_0000 + sq.index() as u64).wrapping_mul(GOLDEN))
     }
+    /// The key of side `colour` holding an `n`th piece (`n` from 1) of type `ty` in hand.
+    #[inline(always)]
+    pub fn hand(&self, colour: Colour, ty: PieceType, n: u8) -> u64 {
+        let slot = (0x2_0000 + colour.index() * MAX_TYPES + ty.index()) as u64;
+        mix64(self.side ^ (slot << 8 | n as u64).wrapping_mul(GOLDEN))
+    }
     /// The key of side `colour` having `n` checks still to give (n-check).
     pub fn checks(&self, colour: crate::types::Colour, n: u8) -> u64 {
         mix64(self.side ^ ((colour.index() as u64) << 8 | n as u64).wrapping_mul(GOLDEN))

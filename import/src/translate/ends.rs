@@ -13,6 +13,7 @@ pub(super) fn rules_table(o: &mut Out, checks: Option<(u32, u32)>, has_pawn: boo
     flag(o, &mut rules);
     draws(o, &mut rules);
     play(o, &mut rules, has_pawn);
+    super::hand::hand(o, &mut rules);
     rules
 }
 

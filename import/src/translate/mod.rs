@@ -5,6 +5,7 @@
 
 mod castling;
 mod ends;
+mod hand;
 mod kit;
 mod moves;
 mod outside;
@@ -97,13 +98,15 @@ pub fn translate(r: &Rules, place: &Place) -> Result<String, Vec<Refusal>> {
     let mut o = Out { r, place, files: r.files(), ranks: r.ranks(), refusals: Vec::new() };
     outside::refuse_outside_kit(&mut o);
     let (fen, board) = setup::read_setup(&mut o);
-    let pieces = pieces::pieces_in_play(&mut o, &board);
+    // Pieces that start in hand are in play where they can be dropped.
+    let hand = fen.pocket.as_deref().filter(|_| r.val("pieceDrops").bool()).unwrap_or("");
+    let pieces = pieces::pieces_in_play(&mut o, &board, hand);
     let royal = pieces::royalty(&mut o, &pieces);
     let mut text = header(r, place);
     let castle = castling::castling(&mut o, &fen, &board, &pieces);
     // Checks: the rule's count is the start position's.
     let checks = r.val("checkCounting").bool().then(|| fen.checks.unwrap_or((1, 1)));
-    let _ = writeln!(text, "setup = {}", q(&setup::setup_line(&fen, castle.on, checks)));
+    let _ = writeln!(text, "setup = {}", q(&setup::setup_line(&fen, castle.on, checks, r.val("pieceDrops").bool())));
     let per_type = moves::PerType::new(&o, &board);
     let written = pieces::pieces_tables(&mut o, &pieces, &board, &royal, &castle.king, &per_type);
     text.push_str(&written.text);

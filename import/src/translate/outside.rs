@@ -7,7 +7,6 @@ use crate::rules::Val;
 /// that only act on drops are left to `pieceDrops`, since without drops they change nothing.
 const NOT_IN_KIT: &[(&str, &str)] = &[
     ("twoBoards", "bughouse's partner boards are not in hoplite's rule kit"),
-    ("pieceDrops", "drops and holdings are not in hoplite's rule kit"),
     ("freeDrops", "drops are not in hoplite's rule kit"),
     ("gating", "gating (pieces entering on vacated squares) is not in hoplite's rule kit"),
     ("seirawanGating", "gating (pieces entering on vacated squares) is not in hoplite's rule kit"),

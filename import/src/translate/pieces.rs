@@ -12,11 +12,12 @@ use std::fmt::Write;
 /// FSF's pawn value (PawnValueMg), the unit of `pieceValueMg`.
 const FSF_PAWN: i64 = 126;
 
-/// The pieces that can occur: in the setup, promotion targets of those, promoted forms, and
+/// The pieces that can occur: in the setup or its hand, promotion targets of those, promoted forms, and
 /// pieces the end rules name; refused beyond 16 types.
-pub(super) fn pieces_in_play(o: &mut Out, board: &Board) -> Vec<String> {
+pub(super) fn pieces_in_play(o: &mut Out, board: &Board, hand: &str) -> Vec<String> {
     let r = o.r;
-    let mut occurs: BTreeSet<String> = board.values().filter_map(|&(c, _)| r.type_of(c).map(str::to_string)).collect();
+    let letters = board.values().map(|&(c, _)| c).chain(hand.chars());
+    let mut occurs: BTreeSet<String> = letters.filter_map(|c| r.type_of(c).map(str::to_string)).collect();
     let royal_rule_types: Vec<String> = o.types("extinctionPieceTypes").into_iter().filter(|t| t != "*").collect();
     if r.val("extinctionValue").text() != "none" || r.val("extinctionPseudoRoyal").bool() {
         occurs.extend(royal_rule_types.iter().filter(|t| r.letter(t).is_some()).cloned());

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 /// The FEN fields as FSF reads them (its `startFen` key), rewritten in hoplite's order.
 pub(super) struct Fen {
     board: String,
-    pocket: Option<String>,
+    pub(super) pocket: Option<String>,
     side: String,
     pub(super) castling: String,
     ep: String,
@@ -119,10 +119,11 @@ pub(super) fn read_setup(o: &mut Out) -> (Fen, Board) {
 }
 
 /// The kit's `setup`: FSF's FEN in hoplite's order, castling rights only where castling is on,
-/// and the checks' count when checks are counted.
-pub(super) fn setup_line(fen: &Fen, castling: bool, checks: Option<(u32, u32)>) -> String {
+/// the checks' count when checks are counted, and the pieces in hand where drops are on.
+pub(super) fn setup_line(fen: &Fen, castling: bool, checks: Option<(u32, u32)>, drops: bool) -> String {
+    let pocket = fen.pocket.as_deref().filter(|_| drops).map_or(String::new(), |p| format!("[{p}]"));
     format!(
-        "{} {} {} {}{} {} {}",
+        "{}{pocket} {} {} {}{} {} {}",
         fen.board,
         fen.side,
         if castling { fen.castling.as_str() } else { "-" },

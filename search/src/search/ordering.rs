@@ -47,8 +47,12 @@ impl Search {
         if m.kind() == MoveKind::Castle {
             return 0;
         }
-        let (from, to) = (m.from(), m.to());
-        let mut occ = pos.occupied() & !Bitboard::square(from);
+        let to = m.to();
+        // A drop leaves no square empty behind it.
+        let mut occ = match m.is_drop() {
+            true => pos.occupied(),
+            false => pos.occupied() & !Bitboard::square(m.from()),
+        };
         let mut gain = [0i32; 40];
         gain[0] = match (m.kind(), pos.en_passant_victim()) {
             (MoveKind::EnPassant, Some(victim)) => {
@@ -57,7 +61,7 @@ impl Search {
             }
             _ => self.value_at(pos, to),
         };
-        let mover = pos.piece_at(from).map_or(PieceType::default(), |(_, t)| t);
+        let mover = pos.moved_type(m).unwrap_or_default();
         let mut on_square = match m.promoted() {
             Some(p) => {
                 gain[0] += self.value(pos, p) - self.value(pos, mover);
@@ -92,8 +96,11 @@ impl Search {
         gain[0]
     }
 
+    /// By side and squares; a drop by its square alone (the slot of a move from `to` to `to`,
+    /// which no board move takes).
     pub(super) fn history_index(side: Colour, m: Move) -> usize {
-        (side.index() * MAX_SQUARES + m.from().index()) * MAX_SQUARES + m.to().index()
+        let from = if m.is_drop() { m.to() } else { m.from() };
+        (side.index() * MAX_SQUARES + from.index()) * MAX_SQUARES + m.to().index()
     }
 
     /// The moves one and two plies before `ply` in the line searched.
@@ -102,7 +109,7 @@ impl Search {
     }
 
     pub(super) fn continuation_key<B: Bits>(&self, pos: &Position<B>, m: Move) -> Key {
-        pos.piece_at(m.from()).map_or(NO_KEY, |(_, t)| self.continuation.key(t, m.to()))
+        pos.moved_type(m).map_or(NO_KEY, |t| self.continuation.key(t, m.to()))
     }
 
     /// A quiet move's history: by its squares, and after the moves before it.

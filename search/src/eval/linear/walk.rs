@@ -74,15 +74,19 @@ pub(super) fn visit<B: Bits>(pos: &Position<B>, w: &Weights, mut add: impl FnMut
         let class = &tables.class[colour];
         let up = &tables.up[colour];
         for (ty, zone_hits) in v.piece_types().zip(assault.iter_mut()) {
+            // A piece in hand is material as much as one on the board (drops).
+            let held = pos.in_hand(colour, ty) as i32;
             let pcs = pos.pieces(colour, ty);
+            let count = pcs.count() as i32;
+            let piece = v.piece(ty);
+            if count + held > 0 {
+                material += (count + held) * tables.phase_value[ty];
+                let m = w.index(Term::Material, ty);
+                add(m, m, sign * if piece.royal { count.max(1) - 1 } else { count + held });
+            }
             if pcs.is_empty() {
                 continue;
             }
-            let count = pcs.count() as i32;
-            material += count * tables.phase_value[ty];
-            let piece = v.piece(ty);
-            let m = w.index(Term::Material, ty);
-            add(m, m, sign * if piece.royal { count - 1 } else { count });
             let ms = &v.moves[colour][ty];
             let pawn = piece.pawn;
             let assails = i32::from(!pawn && !piece.royal);

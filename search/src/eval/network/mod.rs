@@ -42,8 +42,8 @@ pub struct Layout {
     pub types: usize,
     /// The pieces' letters, in type order (for messages).
     pub letters: String,
-    /// A hash of the board and every piece's letter, moves and kind: a network fits a variant
-    /// with the same one.
+    /// A hash of the board, every piece's letter, moves and kind, and whether pieces are
+    /// dropped: a network fits a variant with the same one.
     pub fingerprint: u64,
     /// Each square as Black sees it.
     flip: Vec<u8>,
@@ -58,6 +58,11 @@ impl Layout {
             for b in text.bytes() {
                 fingerprint = hoplite_core::seed::mix64(fingerprint ^ u64::from(b));
             }
+        }
+        // A variant with drops is another game for a network that sees the board only: a
+        // chess network does not fit crazyhouse.
+        if v.rules.drops {
+            fingerprint = hoplite_core::seed::mix64(fingerprint ^ u64::from(b'@'));
         }
         let flip = (0..g.squares()).map(|i| ((g.ranks - 1 - i / g.files) * g.files + i % g.files) as u8).collect();
         Layout {

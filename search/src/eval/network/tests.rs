@@ -142,6 +142,8 @@ fn a_shipped_network_is_the_default_where_it_fits() {
         Variant::from_toml("p.toml", "extends = \"chess\"\n[[pieces]]\nletter = \"n\"\nbetza = \"NW\"\n").unwrap();
     assert_eq!(Evaluator::for_variant(&piece), Evaluator::from(Weights::for_variant(&piece)), "a changed piece");
     assert_eq!(Evaluator::of_kind(&chess, Some(EvalKind::Linear)).unwrap(), Weights::for_variant(&chess).into());
+    // Chess's pieces with drops: a network that sees only the board does not fit.
+    assert!(!is_network(&Variant::builtin("crazyhouse")), "crazyhouse plays its weights");
     for b in BUILTINS {
         let v = Variant::builtin(b.name);
         let shipped = hoplite_core::shipped_network(b.name).is_some();
