@@ -15,7 +15,7 @@ FEATURES = [
     ("walling", "walls placed by moves"), ("flag", "flag region"), ("extinction", "extinction"),
     ("checks", "n-check"), ("pseudo_royal", "pseudo-royal"), ("must_capture", "compulsory capture"),
     ("no_check", "no checks"), ("flying_general", "flying general"), ("[castling]", "castling"),
-    ("chess960", "Chess960"), ("region =", "regions"), ("moves_from", "moves by square"),
+    ("chess960", "Chess960"), ("\nregion =", "regions"), ("moves_from", "moves by square"),
     ("promotes =", "shogi promotion"), ("optional = true", "optional promotion"), ("limit", "promotion limits"),
     ("stalemate", "stalemate value"), ("checkmate", "checkmate value"), ("material_counting", "material counting"),
     ("en_passant_region", "en-passant region"), ("pass_on_stalemate", "pass on stalemate"), ("*", "walls in the setup"),

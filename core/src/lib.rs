@@ -40,7 +40,7 @@ pub use geometry::{Geometry, MAX_SIDE, MAX_SQUARES};
 pub use position::moves::{Move, MoveKind};
 pub use position::outcome::{GameResult, Termination};
 pub use position::perft::{divide, parse_suite, perft, perft_in, SuiteLine};
-pub use position::{Changes, Job, PieceList, Position};
+pub use position::{Changes, HandChange, Job, PieceList, Position};
 pub use types::{Colour, PieceType, Square, TypeIter, TypeSet, MAX_TYPES};
 pub use variant::betza;
 pub use variant::builtins::{

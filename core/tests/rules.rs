@@ -897,3 +897,15 @@ fn drops_keep_to_the_drop_region() {
     let ranks: std::collections::BTreeSet<char> = drops(&p).iter().map(|m| m.chars().last().unwrap()).collect();
     assert_eq!(ranks, ['6', '7', '8'].into());
 }
+
+#[test]
+fn a_promoted_piece_is_written_plus_and_returns_demoted_a_born_one_as_itself() {
+    // A pawn promoted in play is written `+P`; taken, a tokin goes to the hand as a pawn, a
+    // gold that started as one as a gold (counts and FENs as pyffish gives them).
+    let p = after("shogi", "4k4/9/4P4/9/9/9/9/9/4K4[] w - - 0 1", &["e7e8+"]);
+    assert_eq!(p.to_fen(), "4k4/4+P4/9/9/9/9/9/9/4K4[] b - - 0 1");
+    let p = after("shogi", "4k4/9/9/9/4+P4/4g4/9/9/4K4[] b - - 0 1", &["e4e5"]);
+    assert_eq!(p.to_fen(), "4k4/9/9/9/4g4/9/9/9/4K4[p] w - - 0 2");
+    let p = after("shogi", "4k4/9/9/9/4G4/4g4/9/9/4K4[] b - - 0 1", &["e4e5"]);
+    assert_eq!(p.to_fen(), "4k4/9/9/9/4g4/9/9/9/4K4[g] w - - 0 2");
+}

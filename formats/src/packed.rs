@@ -10,9 +10,10 @@
 //!
 //! and per record: the number of pieces `n` (1 byte); the occupied squares as a bitmap of
 //! ⌈squares / 8⌉ bytes (square 0 in the lowest bit of the first); the `n` pieces in square
-//! order, one byte each (colour · 16 + type); the side to move (0 White, 1 Black); the search's
-//! score in centipawns from White's view (`i16`); the game's result from White's view (0 loss,
-//! 1 draw, 2 win). A chess position takes 45 bytes.
+//! order, one byte each (colour · 16 + type); in a variant with drops, the pieces in hand (a
+//! byte per type, White's types then Black's); the side to move (0 White, 1 Black); the
+//! search's score in centipawns from White's view (`i16`); the game's result from White's
+//! view (0 loss, 1 draw, 2 win). A chess position takes 45 bytes, a crazyhouse one 12 more.
 
 use crate::error::FormatError;
 use hoplite_core::{Bits, Colour, GameResult, PieceType, Position, Square, Variant, MAX_TYPES};
@@ -30,6 +31,8 @@ pub const HEADER_LEN: usize = 26;
 pub struct PackedPosition {
     /// (colour, type, square), in square order.
     pub pieces: Vec<(Colour, PieceType, Square)>,
+    /// The pieces in hand per colour and type (all 0 without drops).
+    pub hand: [[u8; MAX_TYPES]; 2],
     pub side: Colour,
     /// Centipawns from White's view.
     pub score: i16,
@@ -42,7 +45,7 @@ impl PackedPosition {
     /// ended `result`.
     pub fn new<B: Bits>(pos: &Position<B>, score: i32, result: GameResult) -> PackedPosition {
         let pieces = pos
-            .occupied()
+            .men()
             .into_iter()
             .map(|sq| {
                 let (c, t) = pos.piece_at(sq).expect("an occupied square holds a piece");
@@ -55,7 +58,8 @@ impl PackedPosition {
             GameResult::BlackWins => 0,
         };
         let score = score.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
-        PackedPosition { pieces, side: pos.side_to_move(), score, result }
+        let hand = Colour::BOTH.map(|c| std::array::from_fn(|t| pos.in_hand(c, PieceType::new(t))));
+        PackedPosition { pieces, hand, side: pos.side_to_move(), score, result }
     }
 
     /// The result as White's score: 0, ½ or 1.
@@ -95,10 +99,25 @@ impl Header {
     }
 }
 
+/// What a record of one variant holds besides its pieces: the board's squares, the piece
+/// types, and whether hands follow the pieces.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    pub squares: usize,
+    pub types: usize,
+    pub hands: bool,
+}
+
+impl Shape {
+    pub fn of(layout: &Layout) -> Shape {
+        Shape { squares: layout.files * layout.ranks, types: layout.types, hands: layout.hand > 0 }
+    }
+}
+
 /// Writes packed positions of one variant.
 pub struct PackedWriter<W: Write> {
     out: W,
-    squares: usize,
+    shape: Shape,
 }
 
 impl PackedWriter<BufWriter<std::fs::File>> {
@@ -124,13 +143,12 @@ impl<W: Write> PackedWriter<W> {
     /// A writer that adds records to `out`, which holds `variant`'s header already (a
     /// resumed run's file).
     pub fn append(out: W, variant: &Variant) -> Self {
-        let layout = Layout::of(variant);
-        PackedWriter { out, squares: layout.files * layout.ranks }
+        PackedWriter { out, shape: Shape::of(&Layout::of(variant)) }
     }
 
     /// Writes one record; returns its length in bytes.
     pub fn write(&mut self, p: &PackedPosition) -> std::io::Result<usize> {
-        let record = encode(p, self.squares);
+        let record = encode(p, self.shape);
         self.out.write_all(&record)?;
         Ok(record.len())
     }
@@ -146,7 +164,8 @@ impl<W: Write> PackedWriter<W> {
 }
 
 /// One record's bytes.
-pub fn encode(p: &PackedPosition, squares: usize) -> Vec<u8> {
+pub fn encode(p: &PackedPosition, shape: Shape) -> Vec<u8> {
+    let squares = shape.squares;
     let mut b = Vec::with_capacity(8 + squares.div_ceil(8) + p.pieces.len());
     b.push(p.pieces.len() as u8);
     let mut bitmap = vec![0u8; squares.div_ceil(8)];
@@ -155,6 +174,9 @@ pub fn encode(p: &PackedPosition, squares: usize) -> Vec<u8> {
     }
     b.extend_from_slice(&bitmap);
     b.extend(p.pieces.iter().map(|&(c, t, _)| (c.index() * MAX_TYPES + t.index()) as u8));
+    if shape.hands {
+        b.extend(p.hand.iter().flat_map(|h| &h[..shape.types]));
+    }
     b.push(p.side.index() as u8);
     b.extend_from_slice(&p.score.to_le_bytes());
     b.push(p.result);
@@ -187,11 +209,11 @@ pub fn decode_all(bytes: &[u8], variant: &Variant) -> Result<Vec<PackedPosition>
     if bytes[..HEADER_LEN] != want.bytes() {
         return Err(format!("positions of another variant than {} ({})", variant.name, layout.describe()));
     }
-    let squares = layout.files * layout.ranks;
+    let shape = Shape::of(&layout);
     let mut out = Vec::new();
     let mut at = HEADER_LEN;
     while at < bytes.len() {
-        let (p, len) = decode(&bytes[at..], squares, layout.types).map_err(|e| format!("byte {at}: {e}"))?;
+        let (p, len) = decode(&bytes[at..], shape).map_err(|e| format!("byte {at}: {e}"))?;
         out.push(p);
         at += len;
     }
@@ -199,10 +221,12 @@ pub fn decode_all(bytes: &[u8], variant: &Variant) -> Result<Vec<PackedPosition>
 }
 
 /// One record from the start of `b`, and its length.
-pub fn decode(b: &[u8], squares: usize, types: usize) -> Result<(PackedPosition, usize), String> {
+pub fn decode(b: &[u8], shape: Shape) -> Result<(PackedPosition, usize), String> {
+    let Shape { squares, types, hands } = shape;
     let n = *b.first().ok_or("no record")? as usize;
     let map = squares.div_ceil(8);
-    let len = 1 + map + n + 4;
+    let held = if hands { 2 * types } else { 0 };
+    let len = 1 + map + n + held + 4;
     let b = b.get(..len).ok_or_else(|| format!("a record of {len} bytes cut short"))?;
     let occupied: Vec<Square> = (0..squares).filter(|&i| b[1 + i / 8] >> (i % 8) & 1 != 0).map(Square::new).collect();
     if occupied.len() != n {
@@ -216,7 +240,11 @@ pub fn decode(b: &[u8], squares: usize, types: usize) -> Result<(PackedPosition,
         }
         pieces.push((Colour::from_index(c), PieceType::new(t), sq));
     }
-    let tail = &b[1 + map + n..];
+    let mut hand = [[0u8; MAX_TYPES]; 2];
+    for (i, &count) in b[1 + map + n..1 + map + n + held].iter().enumerate() {
+        hand[i / types][i % types] = count;
+    }
+    let tail = &b[1 + map + n + held..];
     let side = match tail[0] {
         0 => Colour::White,
         1 => Colour::Black,
@@ -226,7 +254,7 @@ pub fn decode(b: &[u8], squares: usize, types: usize) -> Result<(PackedPosition,
     if tail[3] > 2 {
         return Err(format!("result {}", tail[3]));
     }
-    Ok((PackedPosition { pieces, side, score, result: tail[3] }, len))
+    Ok((PackedPosition { pieces, hand, side, score, result: tail[3] }, len))
 }
 
 #[cfg(test)]
@@ -253,5 +281,20 @@ mod tests {
         assert!(e.starts_with("positions of another variant than shatranj"), "{e}");
         let e = decode_all(&bytes[..bytes.len() - 2], &chess).unwrap_err();
         assert!(e.contains("cut short"), "{e}");
+    }
+
+    #[test]
+    fn packed_positions_keep_the_hands_of_a_variant_with_drops() {
+        let zh = Variant::builtin("crazyhouse");
+        let pos = Position::from_fen(&zh, "r3k3/8/8/8/8/8/8/4K3[QPPnp] w - - 0 1").unwrap();
+        let record = PackedPosition::new(&pos, 250, GameResult::BlackWins);
+        assert_eq!(record.hand[0][..6], [2, 0, 0, 0, 1, 0], "pawns and a queen for White");
+        let mut w = PackedWriter::new(Vec::new(), &zh).unwrap();
+        w.write(&record).unwrap();
+        let bytes = w.finish().unwrap();
+        assert_eq!(bytes.len(), HEADER_LEN + 1 + 8 + 3 + 12 + 4, "a byte per colour and type in hand");
+        assert_eq!(decode_all(&bytes, &zh).unwrap(), vec![record]);
+        // Chess's pieces, but another game: crazyhouse's positions are not chess's.
+        assert!(decode_all(&bytes, &Variant::builtin("chess")).is_err());
     }
 }

@@ -49,8 +49,8 @@ struct Undo<B: Bits> {
     old_wall: u8,
     /// The type the capture put in the mover's hand (+ 1; 0: none).
     to_hand: u8,
-    /// Whether the moved piece (bit 0) and the captured one (bit 1) came by promotion.
-    promoted: u8,
+    /// What the moved piece and the captured one were before they were promoted (`origin`).
+    origins: [u8; 2],
 }
 
 /// Where a castling move takes king and rook, and what it needs.
@@ -67,11 +67,22 @@ pub(crate) struct CastlePath<B: Bits> {
 }
 
 /// The pieces a move takes off the board and puts on it (`Position::changes`): a capture,
-/// castling or a promotion changes at most two of each.
+/// castling or a promotion changes at most two of each; and the one piece it takes from a
+/// hand or puts in one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Changes {
     pub removed: PieceList,
     pub added: PieceList,
+    pub hand: Option<HandChange>,
+}
+
+/// A piece that enters or leaves `colour`'s hand: the `nth` of its type there (from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandChange {
+    pub colour: Colour,
+    pub ty: PieceType,
+    pub nth: u8,
+    pub added: bool,
 }
 
 /// At most two (colour, type, square) entries.
@@ -122,8 +133,9 @@ pub struct Position<B: Bits = u128> {
     pub(crate) checks: [u8; 2],
     /// Pieces in hand, per colour and type (with `[rules] drops`).
     pub(crate) hand: [[u8; MAX_TYPES]; 2],
-    /// Pieces that came by promotion, kept where a capture puts pieces in hand (`Q~`).
-    pub(crate) promoted: Bitboard<B>,
+    /// Per square, the type + 1 its piece was before it was promoted (0: not promoted), where
+    /// the variant marks promotions (`Variant::marks_promoted`).
+    pub(crate) origin: [u8; MAX_SQUARES],
     history: Vec<Undo<B>>,
 }
 
@@ -175,14 +187,18 @@ impl Position {
             walls: setup.walls,
             checks: setup.checks.unwrap_or([variant.rules.checks; 2]),
             hand: setup.hand,
-            promoted: Bitboard::EMPTY,
+            origin: [0; MAX_SQUARES],
             history: Vec::with_capacity(256),
         };
         for p in &setup.pieces {
             pos.put(p.square, p.colour, p.ty);
         }
-        if variant.rules.captures_to_hand {
-            pos.promoted = setup.promoted & pos.men();
+        if variant.marks_promoted {
+            for &(sq, origin) in &setup.promoted {
+                if let Some((colour, ty)) = pos.piece_at(sq) {
+                    pos.origin[sq] = origin.unwrap_or_else(|| variant.promoted_from(colour, ty)).index() as u8 + 1;
+                }
+            }
         }
         let by_letter = (0..4).filter(|r| setup.castling >> r & 1 != 0).map(|r| (r, None));
         let by_file = setup.castling_files.iter().map(|&(c, f)| (2 * c.index(), Some(f)));
@@ -240,7 +256,7 @@ impl Position {
             checked: u.checked,
             old_wall: u.old_wall,
             to_hand: u.to_hand,
-            promoted: u.promoted,
+            origins: u.origins,
         };
         Position {
             variant: self.variant.clone(),
@@ -260,7 +276,7 @@ impl Position {
             walls: self.walls.to(),
             checks: self.checks,
             hand: self.hand,
-            promoted: self.promoted.to(),
+            origin: self.origin,
             history: self.history.iter().map(undo).collect(),
         }
     }
@@ -428,16 +444,14 @@ impl<B: Bits> Position<B> {
             let p = self.board[sq];
             (p != 0).then(|| {
                 let (c, t) = (code_colour(p), code_type(p));
-                // A shogi-style promotion's piece as Fairy-Stockfish writes it: `+` and the
-                // piece it came from.
-                let mut s = match v.unpromoted(t) {
-                    u if u != t => format!("+{}", v.letter(c, u)),
+                // Promoted pieces as Fairy-Stockfish writes them: `+` and the piece a
+                // shogi-style promotion came from; with captures to the hand, the letter and
+                // `~` after a pawn-style one.
+                match self.origin_of(sq) {
+                    Some(o) if v.piece(o).promotes == Some(t) => format!("+{}", v.letter(c, o)),
+                    Some(_) if v.rules.captures_to_hand => format!("{}~", v.letter(c, t)),
                     _ => v.letter(c, t).to_string(),
-                };
-                if self.promoted.has(sq) {
-                    s.push('~');
                 }
-                s
             })
         });
         if v.rules.drops {
@@ -554,8 +568,14 @@ impl<B: Bits> Position<B> {
             checked: false,
             old_wall: 0,
             to_hand: 0,
-            promoted: 0,
+            origins: [0; 2],
         }
+    }
+
+    /// The type the piece on `sq` was before it was promoted, if it was.
+    #[inline]
+    fn origin_of(&self, sq: Square) -> Option<PieceType> {
+        (self.origin[sq] != 0).then(|| PieceType::new(self.origin[sq] as usize - 1))
     }
 
     /// Puts a piece of type `ty` in `colour`'s hand.
@@ -573,14 +593,9 @@ impl<B: Bits> Position<B> {
     }
 
     /// The piece a capture on `sq` puts in the capturer's hand: what it was before it was
-    /// promoted.
+    /// promoted, shogi-style or pawn-style.
     fn captured_to_hand(&self, sq: Square) -> PieceType {
-        let v = &*self.variant;
-        let (colour, ty) = self.piece_at(sq).expect("a captured piece");
-        match self.promoted.has(sq) {
-            true => v.promoted_from(colour, ty),
-            false => v.unpromoted(ty),
-        }
+        self.origin_of(sq).unwrap_or_else(|| code_type(self.board[sq]))
     }
 
     /// The pieces `make(m)` will take off the board and put on it, each as (colour, type,
@@ -595,6 +610,7 @@ impl<B: Bits> Position<B> {
         }
         if let Some(ty) = m.dropped() {
             c.added.push((us, ty, to));
+            c.hand = Some(HandChange { colour: us, ty, nth: self.hand[us][ty], added: false });
             return c;
         }
         let moved = code_type(self.board[from]);
@@ -612,6 +628,10 @@ impl<B: Bits> Position<B> {
         let captured = self.board[capture_sq];
         if captured != 0 {
             c.removed.push((code_colour(captured), code_type(captured), capture_sq));
+            if self.variant.rules.captures_to_hand {
+                let ty = self.captured_to_hand(capture_sq);
+                c.hand = Some(HandChange { colour: us, ty, nth: self.hand[us][ty] + 1, added: true });
+            }
         }
         c.removed.push((us, moved, from));
         c.added.push((us, m.promoted().unwrap_or(moved), to));
@@ -653,7 +673,7 @@ impl<B: Bits> Position<B> {
                 }
             }
         } else {
-            if self.variant.rules.captures_to_hand {
+            if self.variant.marks_promoted {
                 self.hand_on_capture(m, captured != 0, capture_sq);
             }
             if captured != 0 {
@@ -677,7 +697,9 @@ impl<B: Bits> Position<B> {
             self.castling = rights;
         }
         let v = &*self.variant;
-        self.halfmove = if captured != 0 || v.pawn_types.contains(ty) { 0 } else { self.halfmove + 1 };
+        // A capture, a pawn's move or a promotion cannot be undone.
+        let resets = captured != 0 || v.pawn_types.contains(ty) || m.promoted().is_some();
+        self.halfmove = if resets { 0 } else { self.halfmove + 1 };
         if us == Colour::Black {
             self.fullmove += 1;
         }
@@ -731,24 +753,28 @@ impl<B: Bits> Position<B> {
         }
     }
 
-    /// With captures to the hand: the captured piece goes to the mover's hand, and the marks
-    /// of promoted pieces follow the move (before the board changes).
+    /// Where promoted pieces are marked: the marks follow the move, and with captures to the
+    /// hand the captured piece goes to the mover's hand (before the board changes).
     fn hand_on_capture(&mut self, m: Move, captures: bool, capture_sq: Square) {
         let (from, to) = (m.from(), m.to());
         let us = self.side;
-        let mut bits = u8::from(self.promoted.has(from));
+        let moved = self.origin[from];
+        let mut origins = [moved, 0];
         if captures {
-            bits |= u8::from(self.promoted.has(capture_sq)) << 1;
-            let ty = self.captured_to_hand(capture_sq);
-            self.add_to_hand(us, ty);
-            self.history.last_mut().expect("pushed by make").to_hand = ty.index() as u8 + 1;
-            self.promoted.clear(capture_sq);
+            origins[1] = self.origin[capture_sq];
+            if self.variant.rules.captures_to_hand {
+                let ty = self.captured_to_hand(capture_sq);
+                self.add_to_hand(us, ty);
+                self.history.last_mut().expect("pushed by make").to_hand = ty.index() as u8 + 1;
+            }
+            self.origin[capture_sq] = 0;
         }
-        self.history.last_mut().expect("pushed by make").promoted = bits;
-        self.promoted.clear(from);
-        if bits & 1 != 0 || (m.promoted().is_some() && !m.is_plus()) {
-            self.promoted.set(to);
-        }
+        self.history.last_mut().expect("pushed by make").origins = origins;
+        self.origin[from] = 0;
+        self.origin[to] = match (moved, m.promoted()) {
+            (0, Some(_)) => code_type(self.board[from]).index() as u8 + 1,
+            _ => moved,
+        };
     }
 
     /// A drop: the piece leaves the hand for an empty square; like a pawn move, it cannot be
@@ -816,17 +842,13 @@ impl<B: Bits> Position<B> {
             if u.captured != 0 {
                 self.put(sq, code_colour(u.captured), code_type(u.captured));
             }
-            if self.variant.rules.captures_to_hand {
+            if self.variant.marks_promoted {
                 if u.to_hand != 0 {
                     self.hand[us][u.to_hand as usize - 1] -= 1;
                 }
-                self.promoted.clear(to);
-                if u.promoted & 1 != 0 {
-                    self.promoted.set(from);
-                }
-                if u.promoted & 2 != 0 {
-                    self.promoted.set(sq);
-                }
+                self.origin[to] = 0;
+                self.origin[from] = u.origins[0];
+                self.origin[sq] = u.origins[1];
             }
         }
         self.castling = u.castling;

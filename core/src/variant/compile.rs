@@ -129,6 +129,7 @@ impl Variant {
             }
         }
         Ok(Variant {
+            marks_promoted: rules.captures_to_hand || pieces.iter().any(|p| p.promotes.is_some()),
             drop_squares,
             name,
             builtin: spec.builtin.clone(),

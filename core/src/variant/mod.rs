@@ -326,6 +326,9 @@ pub struct Variant {
     pub start_counts: [[u8; MAX_TYPES]; 2],
     /// Squares where the `i` (initial) moves of a type apply: its ranks in the setup.
     pub initial: [[Bitboard; MAX_TYPES]; 2],
+    /// Whether a position marks the pieces that came by promotion: where a capture puts them
+    /// in hand demoted, or a FEN writes them `+P` (shogi-style promotion).
+    pub marks_promoted: bool,
     /// Where a piece from the hand may be dropped, per colour and type (`compile::drop_squares`).
     pub drop_squares: [[Bitboard; MAX_TYPES]; 2],
     /// Squares where a piece can never stand (see `compile::unreachable`).

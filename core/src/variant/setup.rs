@@ -34,8 +34,9 @@ pub struct Setup {
     pub fullmove: u32,
     /// Pieces in hand, per colour and type (`[Qp]` after the placement).
     pub hand: [[u8; MAX_TYPES]; 2],
-    /// Pieces that came by promotion (`Q~`), which a capture to the hand demotes.
-    pub promoted: Bitboard,
+    /// Pieces that came by promotion, which a capture to the hand demotes: `+P` with the type
+    /// it came from, `Q~` without (a pawn-style promotion's pawn).
+    pub promoted: Vec<(Square, Option<PieceType>)>,
 }
 
 /// How a FEN names a variant's pieces: each type's lower-case letter, and what `+X` stands for
@@ -55,11 +56,11 @@ impl Letters<'_> {
     }
 }
 
-/// A placement field as read: the pieces, the walls (`*`), the promoted pieces (`Q~`).
+/// A placement field as read: the pieces, the walls (`*`), the promoted pieces (`Q~`, `+P`).
 pub struct Placement {
     pub pieces: Vec<Placed>,
     pub walls: Bitboard,
-    pub promoted: Bitboard,
+    pub promoted: Vec<(Square, Option<PieceType>)>,
 }
 
 /// Reads a placement field.
@@ -70,7 +71,7 @@ pub fn parse_placement(geo: &Geometry, letters: Letters, text: &str) -> Result<P
     }
     let mut out = Vec::new();
     let mut walls = Bitboard::EMPTY;
-    let mut marked = Bitboard::EMPTY;
+    let mut marked = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let rank = geo.ranks - 1 - i;
         let mut file = 0usize;
@@ -113,8 +114,11 @@ pub fn parse_placement(geo: &Geometry, letters: Letters, text: &str) -> Result<P
                 if file < geo.files {
                     let colour = if c.is_ascii_lowercase() { Colour::Black } else { Colour::White };
                     out.push(Placed { square: geo.square(file, rank), colour, ty });
-                    if chars.next_if_eq(&'~').is_some() {
-                        marked.set(geo.square(file, rank));
+                    let square = geo.square(file, rank);
+                    if promoted {
+                        marked.push((square, Some(t)));
+                    } else if chars.next_if_eq(&'~').is_some() {
+                        marked.push((square, None));
                     }
                 }
                 file += 1;
@@ -202,12 +206,11 @@ impl Setup {
                 return Some("*".into());
             }
             self.pieces.iter().find(|p| p.square == sq).map(|p| {
-                let l = letters[p.ty];
-                let l = if p.colour == Colour::White { l.to_ascii_uppercase() } else { l };
-                if self.promoted.has(sq) {
-                    format!("{l}~")
-                } else {
-                    l.to_string()
+                let case = |l: char| if p.colour == Colour::White { l.to_ascii_uppercase() } else { l };
+                match self.promoted.iter().find(|m| m.0 == sq) {
+                    Some((_, Some(origin))) => format!("+{}", case(letters[*origin])),
+                    Some((_, None)) => format!("{}~", case(letters[p.ty])),
+                    None => case(letters[p.ty]).to_string(),
                 }
             })
         });
@@ -365,7 +368,7 @@ impl Setup {
             halfmove: self.halfmove,
             fullmove: self.fullmove,
             hand: [self.hand[1], self.hand[0]],
-            promoted: self.promoted.map(|sq| geo.mirror(sq)).collect(),
+            promoted: self.promoted.iter().map(|&(sq, t)| (geo.mirror(sq), t)).collect(),
         }
     }
 

@@ -40,13 +40,6 @@ impl DatagenRequest {
     }
 
     pub fn run(&self, progress: impl FnMut(&Progress)) -> Result<DatagenOutcome, RunError> {
-        // Packed positions and the network's inputs hold the board only.
-        if hoplite_core::Variant::load(self.variant())?.rules.drops {
-            return Err(RunError::Usage(format!(
-                "variant '{}' has drops: training positions and networks do not hold pieces in hand yet",
-                self.variant()
-            )));
-        }
         let games = SelfplayRequest {
             variant: self.variant.clone(),
             player: None,

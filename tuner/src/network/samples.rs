@@ -17,9 +17,8 @@ const HELD_OUT_RUN: usize = 128;
 pub fn inputs(layout: &Layout, p: &PackedPosition, us: &mut Vec<u16>, them: &mut Vec<u16>) {
     us.clear();
     them.clear();
-    for &(colour, ty, sq) in &p.pieces {
-        us.push(layout.index(p.side, colour, ty, sq) as u16);
-        them.push(layout.index(!p.side, colour, ty, sq) as u16);
+    for (side, out) in [(p.side, us), (!p.side, them)] {
+        layout.features(side, p.pieces.iter().copied(), &p.hand, |i| out.push(i as u16));
     }
 }
 
@@ -67,7 +66,7 @@ mod tests {
 
     #[test]
     fn the_target_blends_score_and_result_from_the_side_to_move() {
-        let p = |side, score, result| PackedPosition { pieces: vec![], side, score, result };
+        let p = |side, score, result| PackedPosition { pieces: vec![], hand: Default::default(), side, score, result };
         assert!((target(&p(Colour::White, 0, 2), 0.75) - (0.75 * 0.5 + 0.25)).abs() < 1e-6);
         assert!((target(&p(Colour::Black, 0, 2), 0.75) - (1.0 - 0.625)).abs() < 1e-6);
         let t = target(&p(Colour::White, 400, 1), 1.0);

@@ -47,6 +47,13 @@ impl Accumulators {
             for &(colour, ty, sq) in changes.added.as_slice() {
                 net.add(acc, layout.index(side, colour, ty, sq));
             }
+            if let Some(h) = changes.hand {
+                match (layout.hand_index(side, h.colour, h.ty, h.nth), h.added) {
+                    (Some(i), true) => net.add(acc, i),
+                    (Some(i), false) => net.sub(acc, i),
+                    (None, _) => {}
+                }
+            }
         }
     }
 

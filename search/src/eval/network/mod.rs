@@ -18,7 +18,7 @@ pub use accumulator::Accumulators;
 pub use file::{bytes_hash, file_hash};
 
 use crate::score::MATE_BOUND;
-use hoplite_core::{Bits, Colour, PieceType, Position, Square, Variant, MAX_SQUARES};
+use hoplite_core::{Bits, Colour, PieceType, Position, Square, Variant, MAX_SQUARES, MAX_TYPES};
 
 /// The feature transformer's quantisation: a float weight `x` is stored as `round(x·QA)`.
 pub const QA: i32 = 255;
@@ -34,7 +34,9 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 
 /// Where each (colour, type, square) of a variant goes among a network's inputs, seen from
 /// either side: its own pieces first, squares mirrored top to bottom for Black, so that both
-/// sides' accumulators read the board alike.
+/// sides' accumulators read the board alike. With drops, each (colour, type) has after its
+/// squares `hand` inputs more: the first, second, … piece of the type in hand (as many as
+/// the game can put there; more read as that many).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub files: usize,
@@ -45,6 +47,8 @@ pub struct Layout {
     /// A hash of the board, every piece's letter, moves and kind, and whether pieces are
     /// dropped: a network fits a variant with the same one.
     pub fingerprint: u64,
+    /// Inputs per (colour, type) for the pieces in hand: 0 without drops.
+    pub hand: usize,
     /// Each square as Black sees it.
     flip: Vec<u8>,
 }
@@ -64,6 +68,16 @@ impl Layout {
         if v.rules.drops {
             fingerprint = hoplite_core::seed::mix64(fingerprint ^ u64::from(b'@'));
         }
+        // Every piece of a type, both sides' and the start's hands' together, could be in one hand.
+        let hand = match v.rules.drops {
+            true => v
+                .piece_types()
+                .map(|t| (0..2).map(|c| (v.start_counts[c][t] + v.start.hand[c][t]) as usize).sum())
+                .max()
+                .unwrap_or(0)
+                .max(1),
+            false => 0,
+        };
         let flip = (0..g.squares()).map(|i| ((g.ranks - 1 - i / g.files) * g.files + i % g.files) as u8).collect();
         Layout {
             files: g.files,
@@ -71,13 +85,20 @@ impl Layout {
             types: v.pieces.len(),
             letters: v.pieces.iter().map(|p| p.letter).collect(),
             fingerprint,
+            hand,
             flip,
         }
     }
 
     /// The number of inputs of one perspective.
     pub fn inputs(&self) -> usize {
-        2 * self.types * self.files * self.ranks
+        2 * self.types * self.stride()
+    }
+
+    /// The inputs of one (colour, type): its squares, then its hand.
+    #[inline(always)]
+    fn stride(&self) -> usize {
+        self.files * self.ranks + self.hand
     }
 
     /// The input of a `colour` `ty` on `sq`, seen from `perspective`.
@@ -87,19 +108,50 @@ impl Layout {
             Colour::White => (colour == Colour::White, sq.index()),
             Colour::Black => (colour == Colour::Black, self.flip[sq.index()] as usize),
         };
-        (usize::from(!own) * self.types + ty.index()) * self.files * self.ranks + square
+        (usize::from(!own) * self.types + ty.index()) * self.stride() + square
+    }
+
+    /// The input of the `nth` (from 1) `colour` `ty` in hand, seen from `perspective`; none
+    /// beyond the layout's `hand`.
+    #[inline(always)]
+    pub fn hand_index(&self, perspective: Colour, colour: Colour, ty: PieceType, nth: u8) -> Option<usize> {
+        let own = perspective == colour;
+        let slot = (nth as usize).checked_sub(1).filter(|&s| s < self.hand)?;
+        Some((usize::from(!own) * self.types + ty.index()) * self.stride() + self.files * self.ranks + slot)
     }
 
     /// The active inputs of `pos` from `perspective`.
     pub fn active<B: Bits>(&self, pos: &Position<B>, perspective: Colour) -> Vec<usize> {
+        let pieces = pos.men().into_iter().map(|sq| {
+            let (colour, ty) = pos.piece_at(sq).expect("an occupied square holds a piece");
+            (colour, ty, sq)
+        });
+        let hands = Colour::BOTH.map(|c| std::array::from_fn(|t| pos.in_hand(c, PieceType::new(t))));
         let mut out = Vec::with_capacity(64);
-        for colour in Colour::BOTH {
-            for sq in pos.colour_bb(colour) {
-                let (_, ty) = pos.piece_at(sq).expect("an occupied square holds a piece");
-                out.push(self.index(perspective, colour, ty, sq));
+        self.features(perspective, pieces, &hands, |i| out.push(i));
+        out
+    }
+
+    /// Each active input from `perspective`, to `out`, of a board's pieces (colour, type,
+    /// square) and the hands' counts per colour and type.
+    #[inline]
+    pub fn features(
+        &self,
+        perspective: Colour,
+        pieces: impl Iterator<Item = (Colour, PieceType, Square)>,
+        hands: &[[u8; MAX_TYPES]; 2],
+        mut out: impl FnMut(usize),
+    ) {
+        for (colour, ty, sq) in pieces {
+            out(self.index(perspective, colour, ty, sq));
+        }
+        if self.hand > 0 {
+            for colour in Colour::BOTH {
+                for t in (0..self.types).map(PieceType::new) {
+                    (1..=hands[colour][t]).map_while(|n| self.hand_index(perspective, colour, t, n)).for_each(&mut out);
+                }
             }
         }
-        out
     }
 
     /// What a board of this layout is, for messages: `8x8 PNBRQK`.

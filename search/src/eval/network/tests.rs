@@ -9,12 +9,14 @@ fn network(v: &Variant, seed: u64) -> Network {
 }
 
 /// Random playouts of every built-in (captures, promotions, castling, en passant, Spartan's
-/// two kings): the accumulators kept move by move equal those made from the board, at every
-/// ply and back again.
+/// two kings) and of two games with hands (drops, captures to the hand, demotion): the
+/// accumulators kept move by move equal those made from the board, at every ply and back
+/// again.
 #[test]
 fn incremental_accumulators_equal_a_refresh_along_random_playouts() {
-    for (g, b) in BUILTINS.iter().enumerate() {
-        let v = Variant::builtin(b.name);
+    let names = BUILTINS.iter().map(|b| b.name).chain(["crazyhouse", "shogi"]);
+    for (g, name) in names.enumerate() {
+        let v = Variant::builtin(name);
         let net = network(&v, g as u64);
         for game in 0..12u64 {
             let mut pos = Position::startpos(&v);
@@ -32,11 +34,11 @@ fn incremental_accumulators_equal_a_refresh_along_random_playouts() {
                 acc.push(&net, &pos.changes(m));
                 pos.make(m);
                 plies += 1;
-                assert_eq!(acc.evaluate(&net, pos.side_to_move()), net.evaluate(&pos), "{} {}", b.name, pos.to_fen());
+                assert_eq!(acc.evaluate(&net, pos.side_to_move()), net.evaluate(&pos), "{name} {}", pos.to_fen());
                 let mut fresh = Accumulators::new(&net);
                 fresh.refresh(&net, &pos);
                 for side in Colour::BOTH {
-                    assert_eq!(acc.top(side), fresh.top(side), "{} {}", b.name, pos.to_fen());
+                    assert_eq!(acc.top(side), fresh.top(side), "{name} {}", pos.to_fen());
                 }
             }
             for _ in 0..plies {
