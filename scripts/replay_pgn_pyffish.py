@@ -33,6 +33,12 @@ def strip(san):
 NOT_RULES = {"max_plies", "adjudication", "illegal_move", "crash", "timeout", "time_forfeit", "resign"}
 
 
+def san_of(variant, fen, move):
+    """The move in SAN as Fairy-Stockfish writes it, whatever notation the variant defaults to
+    (shogi's is Hodges')."""
+    return sf.get_san(variant, fen, move, False, sf.NOTATION_SAN)
+
+
 def replay(tags, moves):
     variant = tags.get("Variant", "chess")
     fen = tags.get("FEN") or sf.start_fen(variant)
@@ -40,9 +46,9 @@ def replay(tags, moves):
     for i, san in enumerate(moves):
         here = sf.get_fen(variant, fen, played)
         legal = sf.legal_moves(variant, fen, played)
-        found = [m for m in legal if strip(sf.get_san(variant, here, m)) == strip(san)]
+        found = [m for m in legal if strip(san_of(variant, here, m)) == strip(san)]
         if len(found) != 1:
-            sans = sorted(sf.get_san(variant, here, m) for m in legal)
+            sans = sorted(san_of(variant, here, m) for m in legal)
             return f"ply {i + 1}: '{san}' matches {len(found)} legal moves in {here}; legal: {' '.join(sans)}"
         played.append(found[0])
     return None, sf.get_fen(variant, fen, played), fsf_result(variant, fen, played)
