@@ -909,3 +909,18 @@ fn a_promoted_piece_is_written_plus_and_returns_demoted_a_born_one_as_itself() {
     let p = after("shogi", "4k4/9/9/9/4G4/4g4/9/9/4K4[] b - - 0 1", &["e4e5"]);
     assert_eq!(p.to_fen(), "4k4/9/9/9/4g4/9/9/9/4K4[g] w - - 0 2");
 }
+
+#[test]
+fn san_disambiguates_only_among_moves_that_promote_alike() {
+    // Two bishops can take on f4; only the one in the zone can promote doing so (a game of
+    // 100 shogi games replayed in pyffish: Fairy-Stockfish writes `Bxf4=H`, not `Bexf4=H`).
+    let mut p = pos("shogi", "lns1kgsnl/1r7/1pp1gp1p1/p5pbp/3N1P3/2P1PGP1P/PP1Pb1NP1/1S4R2/L3KGS1L[PP] b - - 1 21");
+    let sans: Vec<String> = ["e3f4+", "e3f4", "h6f4"]
+        .iter()
+        .map(|u| {
+            let m = p.parse_uci(u).unwrap();
+            p.to_san(m)
+        })
+        .collect();
+    assert_eq!(sans, ["Bxf4=H", "Bexf4", "Bhxf4"]);
+}

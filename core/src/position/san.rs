@@ -32,8 +32,12 @@ impl Position {
         let rivals: Vec<Square> = legal
             .iter()
             .filter(|&&o| {
+                // A rival makes the same kind of move (promoting alike), as Fairy-Stockfish
+                // counts them: `Bxf4=H` where only one bishop can promote there.
                 o.to() == m.to()
                     && !o.is_drop()
+                    && o.promoted() == m.promoted()
+                    && o.is_plus() == m.is_plus()
                     && o.from() != m.from()
                     && o.kind() != MoveKind::Castle
                     && self.piece_at(o.from()).map(|p| p.1) == Some(ty)
