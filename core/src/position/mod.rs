@@ -674,7 +674,7 @@ impl<B: Bits> Position<B> {
             }
         } else {
             if self.variant.marks_promoted {
-                self.hand_on_capture(m, captured != 0, capture_sq);
+                self.follow_promotions(m, captured != 0, capture_sq);
             }
             if captured != 0 {
                 self.remove(capture_sq);
@@ -755,7 +755,7 @@ impl<B: Bits> Position<B> {
 
     /// Where promoted pieces are marked: the marks follow the move, and with captures to the
     /// hand the captured piece goes to the mover's hand (before the board changes).
-    fn hand_on_capture(&mut self, m: Move, captures: bool, capture_sq: Square) {
+    fn follow_promotions(&mut self, m: Move, captures: bool, capture_sq: Square) {
         let (from, to) = (m.from(), m.to());
         let us = self.side;
         let moved = self.origin[from];

@@ -241,7 +241,8 @@ impl<B: Bits> Position<B> {
 
     /// Whether side `colour` has nothing but royal pieces.
     pub fn is_bare(&self, colour: Colour) -> bool {
-        (self.by_colour[colour] & !self.royals(colour)).is_empty() && self.hand[colour].iter().all(|&n| n == 0)
+        (self.by_colour[colour] & !self.royals(colour)).is_empty()
+            && (!self.variant.rules.drops || self.hand[colour].iter().all(|&n| n == 0))
     }
 
     /// A result that a variant rule has already fixed before any move is made: a bare king,
@@ -779,11 +780,12 @@ impl<B: Bits> Position<B> {
                 continue;
             }
             let mut squares = empty & v.drop_squares[us][t].to();
+            // Only the files that hold the dropper's pieces of the type can be closed.
             if let Some((_, most)) = v.rules.drop_no_doubled.filter(|(types, _)| types.contains(t)) {
-                let own = self.pieces(us, t);
                 let geo = v.geometry;
-                for f in 0..geo.files {
-                    let file = geo.file_bb(f).to();
+                let own = self.pieces(us, t);
+                for sq in own {
+                    let file = geo.file_bb(geo.file(sq)).to();
                     if (own & file).count() >= most {
                         squares &= !file;
                     }

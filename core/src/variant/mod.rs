@@ -389,12 +389,6 @@ impl Variant {
         self.typed_pieces().find(|(_, p)| p.promotes_to[colour].contains(ty)).map_or(ty, |(t, _)| t)
     }
 
-    /// The type whose shogi-style promotion gives `ty` (else `ty`): what a captured promoted
-    /// piece goes to the hand as.
-    pub fn unpromoted(&self, ty: PieceType) -> PieceType {
-        self.typed_pieces().find(|(_, p)| p.promotes == Some(ty)).map_or(ty, |(t, _)| t)
-    }
-
     /// Each piece type with its definition, in order.
     pub fn typed_pieces(&self) -> impl Iterator<Item = (PieceType, &PieceDef)> + Clone {
         self.piece_types().zip(&self.pieces)
