@@ -31,8 +31,10 @@ pub fn from_engine(pos: &Position, text: &str, castling: CastlingNotation) -> Re
         "O-O-O" => return castle(false).ok_or_else(illegal),
         _ => {}
     }
+    // A drop names its piece in upper case (`Q@f4`), whoever drops it; other moves may come
+    // in either case.
     let lower = clean.to_ascii_lowercase();
-    if let Ok(m) = pos.parse_uci(&lower) {
+    if let Ok(m) = pos.parse_uci(clean).or_else(|_| pos.parse_uci(&lower)) {
         return Ok(m);
     }
     // The king takes its own rook (Chess960 style), or a promotion without its letter where
@@ -61,6 +63,14 @@ mod tests {
 
     fn pos(variant: &str, fen: &str) -> Position {
         Position::from_fen(&Variant::builtin(variant), fen).unwrap()
+    }
+
+    #[test]
+    fn a_drop_keeps_its_upper_case_letter_for_either_side() {
+        let p = pos("crazyhouse", "4k3/8/8/8/8/8/8/4K3[Qq] b - - 0 1");
+        let m = from_engine(&p, "Q@f4", CastlingNotation::KingMove).unwrap();
+        assert_eq!((m.dropped().is_some(), p.move_to_uci(m)), (true, "Q@f4".to_string()));
+        assert_eq!(to_engine(&p, m, CastlingNotation::KingMove), "Q@f4");
     }
 
     #[test]
