@@ -872,6 +872,19 @@ fn no_pawn_is_dropped_on_a_file_that_holds_an_own_unpromoted_pawn() {
 }
 
 #[test]
+fn a_doubled_count_of_zero_closes_every_file() {
+    // Fairy-Stockfish's dragonfly: `dropNoDoubledCount = 0` forbids pawn drops, even on files
+    // without a pawn (a playout position in CI found hoplite dropping there).
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/variants/fsf/crazyhouse.toml"))
+        .unwrap()
+        .replace("[rules]", "[rules]\ndrop_no_doubled = { types = \"p\", count = 0 }");
+    let v = Variant::from_toml("crazyhouse-no-pawn-drops.toml", &text).unwrap();
+    let p = Position::from_fen(&v, "4k3/8/8/8/8/8/8/4K3[PN] w - - 0 1").unwrap();
+    assert!(drops(&p).iter().all(|m| m.starts_with("N@")), "{:?}", drops(&p));
+    assert_eq!(drops(&p).len(), 62);
+}
+
+#[test]
 fn a_pawn_dropped_to_mate_loses_and_another_piece_may_mate_so() {
     // The king in the corner, a8 covered by the gold, b9 by the bishop: a pawn dropped on a8
     // mates, which the rule turns into a loss for the side that dropped it; a lance wins.

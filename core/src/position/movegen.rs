@@ -780,8 +780,12 @@ impl<B: Bits> Position<B> {
                 continue;
             }
             let mut squares = empty & v.drop_squares[us][t].to();
-            // Only the files that hold the dropper's pieces of the type can be closed.
+            // Only the files that hold the dropper's pieces of the type can be closed, unless
+            // a count of 0 closes them all (Fairy-Stockfish's dragonfly: no pawn drops).
             if let Some((_, most)) = v.rules.drop_no_doubled.filter(|(types, _)| types.contains(t)) {
+                if most == 0 {
+                    continue;
+                }
                 let geo = v.geometry;
                 let own = self.pieces(us, t);
                 for sq in own {
