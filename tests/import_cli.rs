@@ -11,7 +11,7 @@ fn import_writes_files_refuses_and_sums_up() {
     let ini = dir.join("variants.ini");
     std::fs::write(
         &ini,
-        "# two sections\n[knightmare:chess]\nknight = -\ncustomPiece1 = n:NN\n\n[boom:atomic]\nmaxFile = 8\n",
+        "# two sections\n[knightmare:chess]\nknight = -\ncustomPiece1 = n:NN\n\n[chase:xiangqi]\nmaxFile = i\n",
     )
     .unwrap();
     let (ok, stdout, stderr) = hoplite(&["import", ini.to_str().unwrap(), "--out", out.to_str().unwrap()]);
@@ -19,9 +19,9 @@ fn import_writes_files_refuses_and_sums_up() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
     assert!(lines[0].starts_with(
-        "refused [boom]: variants.ini:6: [boom] inherited from FSF's built-in 'atomic': blastOnCapture = true"
+        "refused [chase]: variants.ini:6: [chase] inherited from FSF's built-in 'xiangqi': chasingRule = axf"
     ));
-    assert_eq!(lines[1], "2 sections: 1 converted, 1 refused; refusals by key: blastOnCapture 1");
+    assert_eq!(lines[1], "2 sections: 1 converted, 1 refused; refusals by key: chasingRule 1");
     let file = out.join("knightmare.toml");
     let (ok, perft, stderr) = hoplite(&["perft", "--variant", file.to_str().unwrap(), "--depth", "1"]);
     assert!(ok, "{stderr}");

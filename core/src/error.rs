@@ -139,6 +139,9 @@ pub enum ProblemKind {
     Squares(String),
     #[error("'{0}' is not a file of the board")]
     File(String),
+    /// Rules the kit cannot play together.
+    #[error("{0}")]
+    Unsupported(&'static str),
     #[error("{0}")]
     Placement(PlacementError),
     #[error("{0}")]

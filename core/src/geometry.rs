@@ -68,6 +68,12 @@ impl Geometry {
         (1..n).filter_map(|k| self.offset(a, df.signum() * k, dr.signum() * k)).collect()
     }
 
+    /// The squares a king's step from `sq`.
+    pub fn neighbours(&self, sq: Square) -> Bitboard {
+        let steps = (-1..=1).flat_map(|df| (-1..=1).map(move |dr| (df, dr))).filter(|&d| d != (0, 0));
+        steps.filter_map(|(df, dr)| self.offset(sq, df, dr)).collect()
+    }
+
     /// Two squares and every square between them.
     pub fn span(&self, a: Square, b: Square) -> Bitboard {
         self.between(a, b) | Bitboard::square(a) | Bitboard::square(b)

@@ -937,3 +937,106 @@ fn san_disambiguates_only_among_moves_that_promote_alike() {
         .collect();
     assert_eq!(sans, ["Bxf4=H", "Bexf4", "Bhxf4"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Atomic's blast (Fairy-Stockfish's rules, imported; each answer is pyffish's)
+
+#[test]
+fn a_capture_blows_up_the_capturer_and_its_neighbours_but_pawns() {
+    // The knight takes the queen on d4: the knight, the d5 knight, the e4 bishop and White's own
+    // e3 rook go; the c4 pawn stays. Unmake brings all back.
+    let start = "r3k2r/6p1/8/1N1n4/2pqb3/4R3/8/4K3 w kq - 0 1";
+    let mut p = pos("atomic", start);
+    let key = p.key();
+    play(&mut p, &["b5d4"]);
+    assert_eq!(p.to_fen(), "r3k2r/6p1/8/8/2p5/8/8/4K3 b kq - 0 1");
+    assert_eq!(p.key(), Position::from_fen(p.variant(), &p.to_fen()).unwrap().key());
+    p.unmake();
+    assert_eq!((p.to_fen(), p.key()), (start.to_string(), key));
+    // A blast that takes a castling rook takes its right.
+    let p = after("atomic", "r3k2r/6p1/8/8/8/8/1B6/4K3 w kq - 0 1", &["b2g7"]);
+    assert_eq!(p.to_fen(), "r3k3/8/8/8/8/8/8/4K3 b q - 0 1");
+}
+
+#[test]
+fn a_king_may_not_blow_itself_up_and_touching_kings_are_never_in_check() {
+    // The king may not take the pawn that checks it: the blast would take the king.
+    assert_eq!(legal(&pos("atomic", "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1")), set(&["e1d1", "e1e2", "e1f1", "e1f2"]));
+    // Without the check rule (nocheckatomic) it may, and loses.
+    let p = pos("nocheckatomic", "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1");
+    assert!(legal(&p).contains(&"e1d2".to_string()));
+    assert_eq!(
+        after("nocheckatomic", "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1", &["e1d2"]).outcome().map(|o| o.0),
+        Some(GameResult::BlackWins)
+    );
+    // Next to the other king, the rook's attack on e1 is no check (taking the king would
+    // blow up its own), and squares next to it are safe: f1 alone is not.
+    let p = pos("atomic", "8/8/8/8/8/8/3k4/r3K3 w - - 0 1");
+    assert!(!p.in_check());
+    assert_eq!(legal(&p), set(&["e1d1", "e1e2", "e1f2"]));
+}
+
+#[test]
+fn blowing_up_the_other_king_wins_even_from_check() {
+    // White is in check from the rook, yet the queen may take next to Black's king.
+    let start = "4k3/3p4/8/8/8/7Q/8/r3K3 w - - 0 1";
+    assert_eq!(legal(&pos("atomic", start)), set(&["e1d2", "e1e2", "e1f2", "h3d7"]));
+    let p = after("atomic", start, &["h3d7"]);
+    assert_eq!(p.to_fen(), "8/8/8/8/8/8/8/r3K3 b - - 0 1");
+    assert_eq!(p.outcome(), Some((GameResult::WhiteWins, Termination::Extinction)));
+}
+
+#[test]
+fn in_atomar_kings_survive_blasts_and_do_not_take_each_other() {
+    let start = "8/8/8/8/8/3kn3/4K3/8 w - - 0 1";
+    let p = pos("atomar", start);
+    assert!(!legal(&p).contains(&"e2d3".to_string()));
+    assert_eq!(after("atomar", start, &["e2e3"]).to_fen(), "8/8/8/8/8/3kK3/8/8 b - - 0 1");
+}
+
+#[test]
+fn a_repetition_in_minishogi_loses_for_the_first_player_whoever_is_to_move() {
+    // Fairy-Stockfish's minishogi: the fourth occurrence ends the game, lost for White (sente)
+    // whether White or Black is to move then (pyffish: -32000 for White to move, +32000 for
+    // Black to move).
+    let p = after("minishogi", "4k/5/5/5/K4[] w - - 0 1", &["a1a2", "e5e4", "a2a1", "e4e5"].repeat(3));
+    assert_eq!(p.outcome(), Some((GameResult::BlackWins, Termination::Repetition)));
+    let p = after("minishogi", "4k/5/5/5/K4[] b - - 0 1", &["e5e4", "a1a2", "e4e5", "a2a1"].repeat(3));
+    assert_eq!(p.outcome(), Some((GameResult::BlackWins, Termination::Repetition)));
+    // One ply short, the game goes on.
+    let p = after("minishogi", "4k/5/5/5/K4[] w - - 0 1", &["a1a2", "e5e4", "a2a1", "e4e5"].repeat(3)[..11]);
+    assert_eq!(p.outcome(), None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connect-N (Fairy-Stockfish's tictactoe and all-queens chess, imported; results are pyffish's)
+
+fn connect_variant(name: &str, text: &str) -> Arc<Variant> {
+    Variant::from_toml(name, text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+const TICTACTOE: &str = "name = \"tictactoe\"\nfiles = 3\nranks = 3\nsetup = \"3/3/3[PPPPPpppp] w - - 0 1\"\n\
+    [[pieces]]\nletter = \"p\"\nbetza = \"\"\n[rules]\nconnect = { count = 3 }\ndrops = true\n";
+
+#[test]
+fn a_line_of_n_wins_for_the_side_that_made_it() {
+    let v = connect_variant("tictactoe.toml", TICTACTOE);
+    let play_out = |moves: &[&str]| {
+        let mut p = Position::startpos(&v);
+        play(&mut p, moves);
+        p
+    };
+    // A file, a diagonal: White wins; two in a row do not.
+    for line in [&["P@a1", "P@b1", "P@a2", "P@b2", "P@a3"], &["P@a1", "P@b1", "P@b2", "P@c1", "P@c3"]] {
+        let p = play_out(line);
+        assert_eq!(p.outcome(), Some((GameResult::WhiteWins, Termination::Connect)), "{line:?}");
+        assert!(legal(&p).is_empty());
+    }
+    let p = play_out(&["P@a1", "P@b1", "P@b2", "P@c1"]);
+    assert_eq!((p.outcome(), legal(&p).len()), (None, 5));
+    // Without diagonals, the diagonal is no line.
+    let v = connect_variant("straight.toml", &TICTACTOE.replace("count = 3", "count = 3, diagonal = false"));
+    let mut p = Position::startpos(&v);
+    play(&mut p, &["P@a1", "P@b1", "P@b2", "P@c1", "P@c3"]);
+    assert_eq!(p.outcome(), None);
+}

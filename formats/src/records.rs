@@ -130,6 +130,8 @@ pub struct SummaryRow {
     pub flag: u64,
     #[serde(default)]
     pub checks: u64,
+    #[serde(default)]
+    pub connect: u64,
     /// What the row is of: the rule configuration, the player and its budget (a ladder has a
     /// row for each budget, a cross-engine run one for each player).
     #[serde(default)]
@@ -178,6 +180,7 @@ impl SummaryRow {
             Termination::Extinction => &mut self.extinction,
             Termination::Flag => &mut self.flag,
             Termination::Checks => &mut self.checks,
+            Termination::Connect => &mut self.connect,
         }
     }
     /// (termination, count) for every termination, in the columns' order.

@@ -256,7 +256,7 @@ mod tests {
 
     #[test]
     fn refusals_name_file_line_and_key() {
-        let text = "[arrows:chess]\nwallingRule = edge\n\n[atoms:atomic]\n\n[fine:chess]\n";
+        let text = "[arrows:chess]\nwallingRule = edge\n\n[xq:xiangqi]\n\n[fine:chess]\n";
         let out = import("variants.ini", text).unwrap();
         let Err(r) = &out.sections[0].outcome else { panic!() };
         assert_eq!(
@@ -265,15 +265,12 @@ mod tests {
         );
         let Err(r) = &out.sections[1].outcome else { panic!() };
         assert!(
-            r[0].message.starts_with("variants.ini:4: [atoms] inherited from FSF's built-in 'atomic': blastOnCapture"),
+            r[0].message.starts_with("variants.ini:4: [xq] inherited from FSF's built-in 'xiangqi': chasingRule"),
             "{}",
             r[0].message
         );
         assert!(out.sections[2].outcome.is_ok());
-        assert_eq!(
-            out.summary(),
-            "3 sections: 1 converted, 2 refused; refusals by key: blastOnCapture 1, wallingRule 1"
-        );
+        assert_eq!(out.summary(), "3 sections: 1 converted, 2 refused; refusals by key: chasingRule 1, wallingRule 1");
         let dup = import("v.ini", "[chess]\n").unwrap();
         assert!(dup.sections[0].outcome.as_ref().unwrap_err()[0].message.contains("keeps the first definition"));
         assert_eq!(

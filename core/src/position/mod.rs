@@ -51,6 +51,8 @@ struct Undo<B: Bits> {
     to_hand: u8,
     /// What the moved piece and the captured one were before they were promoted (`origin`).
     origins: [u8; 2],
+    /// The pieces the move's blast removed: the last this many of `Position::blasts`.
+    blasted: u8,
 }
 
 /// Where a castling move takes king and rook, and what it needs.
@@ -67,8 +69,8 @@ pub(crate) struct CastlePath<B: Bits> {
 }
 
 /// The pieces a move takes off the board and puts on it (`Position::changes`): a capture,
-/// castling or a promotion changes at most two of each; and the one piece it takes from a
-/// hand or puts in one.
+/// castling or a promotion changes at most two of each, a blast removes up to ten; and the
+/// one piece it takes from a hand or puts in one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Changes {
     pub removed: PieceList,
@@ -85,11 +87,11 @@ pub struct HandChange {
     pub added: bool,
 }
 
-/// At most two (colour, type, square) entries.
+/// At most ten (colour, type, square) entries: a blast's capturer, victim and neighbours.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PieceList {
     len: u8,
-    items: [(Colour, PieceType, Square); 2],
+    items: [(Colour, PieceType, Square); 10],
 }
 
 impl PieceList {
@@ -137,6 +139,8 @@ pub struct Position<B: Bits = u128> {
     /// the variant marks promotions (`Variant::marks_promoted`).
     pub(crate) origin: [u8; MAX_SQUARES],
     history: Vec<Undo<B>>,
+    /// The pieces blasts removed (square, board code), for unmake (`Undo::blasted`).
+    blasts: Vec<(Square, u8)>,
 }
 
 impl<B: Bits> std::fmt::Debug for Position<B> {
@@ -189,11 +193,12 @@ impl Position {
             hand: setup.hand,
             origin: [0; MAX_SQUARES],
             history: Vec::with_capacity(256),
+            blasts: Vec::new(),
         };
         for p in &setup.pieces {
             pos.put(p.square, p.colour, p.ty);
         }
-        if variant.marks_promoted {
+        if variant.marks_promoted && !variant.rules.drop_loop {
             for &(sq, origin) in &setup.promoted {
                 if let Some((colour, ty)) = pos.piece_at(sq) {
                     pos.origin[sq] = origin.unwrap_or_else(|| variant.promoted_from(colour, ty)).index() as u8 + 1;
@@ -257,6 +262,7 @@ impl Position {
             old_wall: u.old_wall,
             to_hand: u.to_hand,
             origins: u.origins,
+            blasted: u.blasted,
         };
         Position {
             variant: self.variant.clone(),
@@ -278,6 +284,7 @@ impl Position {
             hand: self.hand,
             origin: self.origin,
             history: self.history.iter().map(undo).collect(),
+            blasts: self.blasts.clone(),
         }
     }
 }
@@ -569,6 +576,7 @@ impl<B: Bits> Position<B> {
             old_wall: 0,
             to_hand: 0,
             origins: [0; 2],
+            blasted: 0,
         }
     }
 
@@ -634,7 +642,14 @@ impl<B: Bits> Position<B> {
             }
         }
         c.removed.push((us, moved, from));
-        c.added.push((us, m.promoted().unwrap_or(moved), to));
+        let blasted = self.blasted(m);
+        for sq in blasted & !Bitboard::square(from) {
+            let p = self.board[sq];
+            c.removed.push((code_colour(p), code_type(p), sq));
+        }
+        if !blasted.has(from) {
+            c.added.push((us, m.promoted().unwrap_or(moved), to));
+        }
         c
     }
 
@@ -676,11 +691,15 @@ impl<B: Bits> Position<B> {
             if self.variant.marks_promoted {
                 self.follow_promotions(m, captured != 0, capture_sq);
             }
+            let blasted = if captured != 0 { self.blasted(m) } else { Bitboard::EMPTY };
             if captured != 0 {
                 self.remove(capture_sq);
             }
             self.remove(from);
             self.put(to, us, m.promoted().unwrap_or(ty));
+            if blasted.non_empty() {
+                self.blast(blasted, from, to);
+            }
         }
         if self.castling != 0 {
             let mut rights = self.castling;
@@ -722,6 +741,24 @@ impl<B: Bits> Position<B> {
             }
         }
         self.after_move(m, us);
+    }
+
+    /// Removes the pieces of `blasted` (`blasted(m)` before the move; the capturer, on `from`
+    /// there, now stands on `to`), keeping them for unmake, and the castling rights they held.
+    fn blast(&mut self, blasted: Bitboard<B>, from: Square, to: Square) {
+        for sq in blasted {
+            let sq = if sq == from { to } else { sq };
+            self.blasts.push((sq, self.board[sq]));
+            self.remove(sq);
+            for i in 0..4 {
+                let lost = self.castle_rooks[i] == sq || self.castle_kings[i / 2] == sq;
+                if lost && self.castling >> i & 1 != 0 {
+                    self.castling &= !(1 << i);
+                    self.key ^= self.variant.zobrist.castling[i];
+                }
+            }
+        }
+        self.history.last_mut().expect("pushed by make").blasted = blasted.count() as u8;
     }
 
     /// What every move (`us` made it) ends with: the wall it places, and the checks counted.
@@ -772,7 +809,7 @@ impl<B: Bits> Position<B> {
         self.history.last_mut().expect("pushed by make").origins = origins;
         self.origin[from] = 0;
         self.origin[to] = match (moved, m.promoted()) {
-            (0, Some(_)) => code_type(self.board[from]).index() as u8 + 1,
+            (0, Some(_)) if !self.variant.rules.drop_loop => code_type(self.board[from]).index() as u8 + 1,
             _ => moved,
         };
     }
@@ -836,6 +873,10 @@ impl<B: Bits> Position<B> {
             self.put(king, us, code_type(u.moved));
             self.put(rook, us, rook_ty);
         } else {
+            for _ in 0..u.blasted {
+                let (sq, p) = self.blasts.pop().expect("pushed by blast");
+                self.put(sq, code_colour(p), code_type(p));
+            }
             self.remove(to);
             self.put(from, us, code_type(u.moved));
             let sq = if m.kind() == MoveKind::EnPassant { u.ep_victim } else { to };

@@ -11,7 +11,7 @@ use crate::position::moves::{Move, MoveKind};
 use crate::position::outcome::{GameResult, Termination};
 use crate::position::{castling_right, code_type, CastlePath, Position};
 use crate::types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
-use crate::variant::{BareKing, Flag, Walling};
+use crate::variant::{BareKing, Connect, Flag, Walling};
 use std::ops::ControlFlow;
 
 /// How moves are checked for legality while they are generated.
@@ -28,6 +28,9 @@ enum Legality<B: Bits> {
     Royals { royals: Bitboard<B>, pinned: Bitboard<B> },
     /// Every move is tested.
     Test,
+    /// No move is tested here: pseudo-royal pieces with walls are tested once each move has
+    /// its wall, which may shield them (Fairy-Stockfish's rule).
+    Walled,
 }
 
 /// The pieces pinned to a royal piece by enemy riders, each with the line it may move along.
@@ -236,7 +239,43 @@ impl<B: Bits> Position<B> {
     fn pseudo_royal_attacked(&self, colour: Colour) -> bool {
         let them = !colour;
         let occ = self.occupied();
-        self.pseudo_royals(colour).into_iter().any(|r| self.attacked_by(r, them, occ, self.by_colour[them]))
+        let theirs = self.blast_shields(them);
+        self.pseudo_royals(colour)
+            .into_iter()
+            .any(|r| !self.shielded(r, theirs) && self.attacked_by(r, them, occ, self.by_colour[them]))
+    }
+
+    /// With a blast, the pseudo-royal pieces of `colour`: a piece of the other side next to one
+    /// cannot be captured, as the blast would take that pseudo-royal too (atomic's touching
+    /// kings). Without, none.
+    #[inline]
+    fn blast_shields(&self, colour: Colour) -> Bitboard<B> {
+        match self.variant.rules.blast {
+            Some(_) => self.pseudo_royals(colour),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// Whether `sq` is next to one of `shields` (`blast_shields`).
+    #[inline]
+    fn shielded(&self, sq: Square, shields: Bitboard<B>) -> bool {
+        shields.non_empty() && (self.variant.neighbours[sq].to::<B>() & shields).non_empty()
+    }
+
+    /// The pieces, on the board before `m`, that the blast of capture `m` removes besides the
+    /// captured one: the capturer (on its square), unless immune, and the pieces next to the
+    /// destination but for the types spared there and the immune. Empty without a blast.
+    pub fn blasted(&self, m: Move) -> Bitboard<B> {
+        let Some(blast) = self.variant.rules.blast else { return Bitboard::EMPTY };
+        if !self.is_capture(m) {
+            return Bitboard::EMPTY;
+        }
+        let (from, to) = (Bitboard::square(m.from()), m.to());
+        let victim = Bitboard::square(if m.kind() == MoveKind::EnPassant { self.ep_victim } else { to });
+        let of = |types: TypeSet| types.iter().fold(Bitboard::EMPTY, |b, t| b | self.by_type[t]);
+        let immune = of(blast.immune);
+        let around = self.variant.neighbours[to].to::<B>() & self.men() & !of(blast.spares) & !immune;
+        (around & !from & !victim) | (from & !immune)
     }
 
     /// Whether side `colour` has nothing but royal pieces.
@@ -264,8 +303,9 @@ impl<B: Bits> Position<B> {
                 _ => {}
             }
         }
-        // Pseudo-royal pieces are never captured: their games end by mate.
-        if let (Some(e), None) = (v.rules.extinction, v.rules.pseudo_royal) {
+        // Pseudo-royal pieces are never captured, so their games end by mate; but a blast
+        // may still take one (by capturing next to it).
+        if let Some(e) = v.rules.extinction.filter(|_| v.rules.pseudo_royal.is_none() || v.rules.blast.is_some()) {
             // The opponent first: a move that leaves both sides extinct loses for its maker.
             for c in [them, us] {
                 // Pieces in hand count, as Fairy-Stockfish counts them.
@@ -292,7 +332,27 @@ impl<B: Bits> Position<B> {
         if v.rules.checks > 0 && self.checks[them] == 0 {
             return Some((GameResult::win_for(them), Termination::Checks));
         }
+        if let Some(c) = &v.rules.connect {
+            if self.connected(c, them) {
+                return Some((c.value.result_for(them), Termination::Connect));
+            }
+        }
         None
+    }
+
+    /// Whether `side` has a line of `c.count` of its connecting pieces.
+    fn connected(&self, c: &Connect, side: Colour) -> bool {
+        let geo = self.variant.geometry;
+        let pieces = match c.pieces {
+            Some(types) => types.iter().fold(Bitboard::EMPTY, |b, t| b | self.pieces(side, t)),
+            None => self.by_colour[side],
+        };
+        let n = c.count as i32;
+        pieces.into_iter().any(|sq| {
+            c.directions
+                .iter()
+                .any(|&(df, dr)| (1..n).all(|k| geo.offset(sq, df * k, dr * k).is_some_and(|s| pieces.has(s))))
+        })
     }
 
     /// Whether side `c` has its flag pieces in its region, as many as the rule asks (or the
@@ -381,6 +441,30 @@ impl<B: Bits> Position<B> {
             return royals.is_empty() || royals.into_iter().any(|sq| !self.attacked_by(sq, them, occ, mask));
         }
         let mut pseudo = moved(self.pseudo_royals(us));
+        // A blast takes its pieces off; the capturer, blown up, leaves its destination empty.
+        // A pseudo-royal piece may hide behind the wall the move places, not behind the duck
+        // that moves away.
+        if let Some(wall) = m.wall() {
+            if v.rules.walling == Some(Walling::Duck) {
+                occ &= !self.walls;
+            }
+            occ.set(wall);
+        }
+        let shields = self.blast_shields(them);
+        if shields.non_empty() && self.is_capture(m) {
+            let blasted = self.blasted(m);
+            let gone = (blasted & !from_bb) | if blasted.has(from) { to_bb } else { Bitboard::EMPTY };
+            occ &= !gone;
+            mask &= !blasted;
+            // Blowing up one's own pseudo-royal piece is illegal; the opponent's wins, whatever
+            // else is attacked.
+            if (pseudo & gone).non_empty() {
+                return false;
+            }
+            if (shields & (gone | to_bb)).non_empty() {
+                return true;
+            }
+        }
         if let Some(t) = m.promoted() {
             if v.royal_types.contains(t) {
                 royals |= to_bb;
@@ -397,7 +481,7 @@ impl<B: Bits> Position<B> {
         }
         let safe = |sq: Square| !self.attacked_by(sq, them, occ, mask);
         (royals.is_empty() || royals.into_iter().any(safe))
-            && pseudo.into_iter().all(safe)
+            && pseudo.into_iter().all(|sq| self.shielded(sq, shields) || safe(sq))
             && !(v.rules.flying_general && self.royals_face(royals, occ))
     }
 
@@ -471,6 +555,7 @@ impl<B: Bits> Position<B> {
                 self.pins(king).map_or(Legality::Test, |pins| Legality::Fast { king, pins, evasions, checked })
             }
             2.. if local && in_check != Some(true) => self.pinned_to_the_unattacked(royals),
+            _ if v.rules.walling.is_some() && v.rules.pseudo_royal.is_some() => Legality::Walled,
             _ => Legality::Test,
         };
         self.generate(out, &legality, captures_only);
@@ -481,7 +566,15 @@ impl<B: Bits> Position<B> {
             out.retain(|&m| self.is_capture(m));
         }
         if let Some(rule) = v.rules.walling {
-            self.place_walls(out, rule, captures_only);
+            let walled = matches!(legality, Legality::Walled);
+            self.place_walls(out, rule, captures_only && !walled);
+            if walled {
+                out.retain(|&m| self.leaves_royal_safe(m));
+                if captures_only {
+                    // The quiescence search's first legal wall of each capture.
+                    out.dedup_by_key(|m| (m.from(), m.to(), m.promoted()));
+                }
+            }
         }
         if v.rules.pass_on_stalemate && out.is_empty() && !captures_only && !self.in_check() && !self.both_passed() {
             let first = self.by_colour[us].lsb();
@@ -695,6 +788,7 @@ impl<B: Bits> Position<B> {
                 ep &= self.ep & empty & region & v.rules.en_passant_region[us].to();
                 let test = match legality {
                     Legality::Test => true,
+                    Legality::Walled => false,
                     Legality::Royals { royals, pinned } => royals.has(from) || pinned.has(from),
                     Legality::Fast { king, pins, evasions, checked } => {
                         if from == *king {
@@ -772,7 +866,7 @@ impl<B: Bits> Position<B> {
                 empty &= *evasions;
                 false
             }
-            Legality::Royals { .. } => false,
+            Legality::Royals { .. } | Legality::Walled => false,
             Legality::Test => true,
         };
         for t in v.piece_types() {
@@ -893,7 +987,8 @@ impl<B: Bits> Position<B> {
                 })
             } else if self.pseudo_royals(us).has(king) {
                 let lifted = occ & !Bitboard::square(king);
-                path.into_iter().any(|s| self.attacked_by(s, them, lifted, theirs))
+                let shields = self.blast_shields(them);
+                path.into_iter().any(|s| !self.shielded(s, shields) && self.attacked_by(s, them, lifted, theirs))
             } else {
                 false
             };

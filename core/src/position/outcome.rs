@@ -87,10 +87,12 @@ pub enum Termination {
     Flag,
     /// n-check: a side gave the checks that win.
     Checks,
+    /// A side made its line (`[rules] connect`).
+    Connect,
 }
 
 impl Termination {
-    pub const ALL: [Termination; 15] = [
+    pub const ALL: [Termination; 16] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::Repetition,
@@ -106,6 +108,7 @@ impl Termination {
         Termination::Extinction,
         Termination::Flag,
         Termination::Checks,
+        Termination::Connect,
     ];
     /// Whether a rule of the game ended it (not the ply limit, the adjudicator or a player's
     /// failure).
@@ -121,6 +124,7 @@ impl Termination {
                 | Termination::Extinction
                 | Termination::Flag
                 | Termination::Checks
+                | Termination::Connect
         )
     }
 
@@ -142,6 +146,7 @@ impl Termination {
             Termination::Extinction => "extinction",
             Termination::Flag => "flag",
             Termination::Checks => "checks",
+            Termination::Connect => "connect",
         }
     }
 }
@@ -205,7 +210,7 @@ impl<B: Bits> Position<B> {
                 _ => {}
             }
         }
-        rules.repetition_value.result_for(us)
+        rules.repetition_value.result_for(if rules.repetition_absolute { Colour::White } else { us })
     }
 
     /// Whether the side to move has a legal move.

@@ -12,8 +12,8 @@ use crate::variant::spec::{Located, PerColour, VariantSpec};
 use crate::variant::tables::{reach, MoveSet, Rays};
 use crate::variant::zobrist::Zobrist;
 use crate::variant::{
-    Attackers, BareKing, Castling, EndValue, Extinction, Flag, HopperAttack, LeaperAttack, MaterialCounting,
-    OpeningMode, OpeningMove, PieceDef, PseudoRoyal, RiderAttack, Rules, Variant, Walling,
+    Attackers, BareKing, Blast, Castling, Connect, EndValue, Extinction, Flag, HopperAttack, LeaperAttack,
+    MaterialCounting, OpeningMode, OpeningMove, PieceDef, PseudoRoyal, RiderAttack, Rules, Variant, Walling,
 };
 
 /// The problems found so far.
@@ -72,6 +72,19 @@ impl Variant {
         let promotion_limit = promotion_limit(&spec, &letters, &mut p);
         let insufficient = insufficient(&spec, &letters, &mut p);
         let opening_moves = opening_moves(&spec, &geo, &letters, &mut p);
+        if let Some(blast) = &spec.blast {
+            // Fairy-Stockfish refuses kings with a blast too: a blast removes pieces without a
+            // capture, which check and mate do not foresee.
+            if pieces.iter().any(|p| p.royal) {
+                let why = "a blast may not remove a royal piece: make the king pseudo-royal and extinction \
+                           end the game, as atomic does";
+                p.add(&blast.at, "rules.blast", ProblemKind::Unsupported(why));
+            }
+            if rules.captures_to_hand || pieces.iter().any(|p| p.promotes.is_some()) {
+                let why = "a blast with captures to the hand or shogi-style promotion is not in the kit";
+                p.add(&blast.at, "rules.blast", ProblemKind::Unsupported(why));
+            }
+        }
         if !p.0.is_empty() {
             return Err(VariantError { problems: p.0 });
         }
@@ -137,6 +150,7 @@ impl Variant {
             uci_variant: spec.uci_variant.map(|v| v.value),
             xboard_variant: spec.xboard_variant.map(|v| v.value),
             dark_squares: geo.dark_squares(),
+            neighbours: geo.all().map(|sq| geo.neighbours(sq)).collect(),
             geometry: geo,
             setup: spec.setup.map(|s| s.value).unwrap_or_default(),
             start,
@@ -513,6 +527,7 @@ fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems)
         move_rule: spec.move_rule.as_ref().map_or(100, |m| m.value),
         repetitions: spec.repetitions.as_ref().map_or(3, |r| r.value),
         repetition_value: end_value(&spec.repetition_value, "rules.repetition_value", EndValue::Draw, p),
+        repetition_absolute: flag(&spec.repetition_absolute),
         perpetual_check: flag(&spec.perpetual_check),
         must_capture: flag(&spec.must_capture),
         no_check: flag(&spec.no_check),
@@ -522,6 +537,37 @@ fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems)
         pseudo_royal,
         extinction,
         flag: flag_rule,
+        connect: spec.connect.as_ref().map(|c| {
+            let x = &c.value;
+            let on = |v: Option<bool>| v.unwrap_or(true);
+            let mut directions = Vec::new();
+            if on(x.horizontal) {
+                directions.push((1, 0));
+            }
+            if on(x.vertical) {
+                directions.push((0, 1));
+            }
+            if on(x.diagonal) {
+                directions.extend([(1, 1), (1, -1)]);
+            }
+            if !(1..=16).contains(&x.count) {
+                p.add(&c.at, "rules.connect.count", ProblemKind::OutOfRange { most: 16 });
+            }
+            let value = x.value.as_ref().map(|v| Located::new(v.clone(), &c.at));
+            Connect {
+                count: x.count,
+                pieces: x.pieces.as_deref().and_then(|t| types_of(t, &c.at, "rules.connect.pieces", p)),
+                directions,
+                value: end_value(&value, "rules.connect.value", EndValue::Win, p),
+            }
+        }),
+        blast: spec.blast.as_ref().map(|b| {
+            let at = |text: &Option<String>| Some(Located::new(text.clone().unwrap_or_default(), &b.at));
+            Blast {
+                spares: letter_types(letters, "rules.blast.spares", &at(&b.value.spares), p),
+                immune: letter_types(letters, "rules.blast.immune", &at(&b.value.immune), p),
+            }
+        }),
         en_passant_region: spec
             .en_passant_region
             .as_ref()
@@ -541,6 +587,7 @@ fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems)
         pass_on_stalemate: flag(&spec.pass_on_stalemate),
         drops: flag(&spec.drops),
         captures_to_hand: flag(&spec.captures_to_hand),
+        drop_loop: flag(&spec.drop_loop),
         drop_region: spec.drop_region.as_ref().map_or([geo.all(); 2], |r| squares(geo, r, "rules.drop_region", p)),
         drop_no_doubled: spec.drop_no_doubled.as_ref().map(|r| {
             let at = Some(Located::new(r.value.types.clone(), &r.at));

@@ -104,6 +104,9 @@ pub struct Rules {
     /// move; with `perpetual_check` the side that checked throughout loses instead.
     pub repetitions: u32,
     pub repetition_value: EndValue,
+    /// `repetition_value` is White's result, whoever is to move (minishogi: the first player
+    /// loses a repetition).
+    pub repetition_absolute: bool,
     pub perpetual_check: bool,
     /// A non-capture is illegal while a legal capture exists.
     pub must_capture: bool,
@@ -118,6 +121,8 @@ pub struct Rules {
     pub pseudo_royal: Option<PseudoRoyal>,
     pub extinction: Option<Extinction>,
     pub flag: Option<Flag>,
+    pub blast: Option<Blast>,
+    pub connect: Option<Connect>,
     /// A wall placed by every move, and where it may go (per colour of the mover).
     pub walling: Option<Walling>,
     pub walling_region: [Bitboard; 2],
@@ -131,6 +136,9 @@ pub struct Rules {
     pub drops: bool,
     /// A captured piece goes to the capturer's hand, a promoted one as the piece it was.
     pub captures_to_hand: bool,
+    /// A captured piece goes to the hand as it stands, promoted or not (chessgi): promotions
+    /// are not marked.
+    pub drop_loop: bool,
     /// Where pieces may be dropped, per colour of the dropper.
     pub drop_region: [Bitboard; 2],
     /// A piece of these types may not be dropped on a file holding this many of its own type
@@ -162,6 +170,24 @@ pub struct Extinction {
     pub opponent_count: u32,
     pub value: EndValue,
     pub claim: bool,
+}
+
+/// Atomic chess's explosion: a capture removes the capturer and every piece next to the
+/// square, but for the types `spares` there (pawns) and the types `immune` anywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Blast {
+    pub spares: TypeSet,
+    pub immune: TypeSet,
+}
+
+/// The side that has just moved and has `count` of its pieces of `pieces` (`None`: any) in a
+/// line along one of `directions` (file steps, rank steps) gets `value`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Connect {
+    pub count: u32,
+    pub pieces: Option<TypeSet>,
+    pub directions: Vec<(i32, i32)>,
+    pub value: EndValue,
 }
 
 /// A side wins by bringing `count` of its flag pieces (`None`: any piece) into its region.
@@ -363,6 +389,8 @@ pub struct Variant {
     pub royal_promoters: TypeSet,
     pub zobrist: Zobrist,
     pub dark_squares: Bitboard,
+    /// Per square, the squares next to it (a king's step away): where a blast reaches.
+    pub neighbours: Vec<Bitboard>,
 }
 
 impl std::fmt::Debug for Variant {

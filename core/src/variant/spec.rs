@@ -51,6 +51,18 @@ pub struct ExtinctionSpec {
     pub claim: Option<bool>,
 }
 
+/// `[rules] connect`: a line of `count` pieces wins (connect four, tic-tac-toe).
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectSpec {
+    pub count: u32,
+    pub pieces: Option<String>,
+    pub horizontal: Option<bool>,
+    pub vertical: Option<bool>,
+    pub diagonal: Option<bool>,
+    pub value: Option<String>,
+}
+
 /// `[rules] flag`: pieces that win by reaching a region.
 #[derive(Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -71,6 +83,15 @@ pub struct FlagSpec {
 pub struct PseudoRoyalSpec {
     pub types: String,
     pub count: Option<u32>,
+}
+
+/// `[rules] blast`: a capture removes the capturer and the pieces around the square, but for
+/// the types it spares around it and those immune to it anywhere.
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BlastSpec {
+    pub spares: Option<String>,
+    pub immune: Option<String>,
 }
 
 /// `[castling] rook_files`: where the search for each side's rook starts.
@@ -165,6 +186,7 @@ struct RawRules {
     move_rule: Option<Spanned<u32>>,
     repetitions: Option<Spanned<u32>>,
     repetition_value: Option<Spanned<String>>,
+    repetition_absolute: Option<Spanned<bool>>,
     perpetual_check: Option<Spanned<bool>>,
     must_capture: Option<Spanned<bool>>,
     no_check: Option<Spanned<bool>>,
@@ -174,6 +196,8 @@ struct RawRules {
     pseudo_royal: Option<Spanned<PseudoRoyalSpec>>,
     extinction: Option<Spanned<ExtinctionSpec>>,
     flag: Option<Spanned<FlagSpec>>,
+    blast: Option<Spanned<BlastSpec>>,
+    connect: Option<Spanned<ConnectSpec>>,
     material_counting: Option<Spanned<String>>,
     en_passant_region: Option<Spanned<PerColour<String>>>,
     walling: Option<Spanned<String>>,
@@ -181,6 +205,7 @@ struct RawRules {
     pass_on_stalemate: Option<Spanned<bool>>,
     drops: Option<Spanned<bool>>,
     captures_to_hand: Option<Spanned<bool>>,
+    drop_loop: Option<Spanned<bool>>,
     drop_region: Option<Spanned<PerColour<String>>>,
     drop_no_doubled: Option<Spanned<PseudoRoyalSpec>>,
     drop_mate: Option<Spanned<String>>,
@@ -273,6 +298,7 @@ pub struct VariantSpec {
     pub move_rule: L<u32>,
     pub repetitions: L<u32>,
     pub repetition_value: L<String>,
+    pub repetition_absolute: L<bool>,
     pub perpetual_check: L<bool>,
     pub must_capture: L<bool>,
     pub no_check: L<bool>,
@@ -282,6 +308,8 @@ pub struct VariantSpec {
     pub pseudo_royal: L<PseudoRoyalSpec>,
     pub extinction: L<ExtinctionSpec>,
     pub flag: L<FlagSpec>,
+    pub blast: L<BlastSpec>,
+    pub connect: L<ConnectSpec>,
     pub material_counting: L<String>,
     pub en_passant_region: L<PerColour<String>>,
     pub walling: L<String>,
@@ -289,6 +317,7 @@ pub struct VariantSpec {
     pub pass_on_stalemate: L<bool>,
     pub drops: L<bool>,
     pub captures_to_hand: L<bool>,
+    pub drop_loop: L<bool>,
     pub drop_region: L<PerColour<String>>,
     pub drop_no_doubled: L<PseudoRoyalSpec>,
     pub drop_mate: L<String>,
@@ -384,6 +413,7 @@ pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<
         spec.move_rule = r.loc(x.move_rule);
         spec.repetitions = r.loc(x.repetitions);
         spec.repetition_value = r.loc(x.repetition_value);
+        spec.repetition_absolute = r.loc(x.repetition_absolute);
         spec.perpetual_check = r.loc(x.perpetual_check);
         spec.must_capture = r.loc(x.must_capture);
         spec.no_check = r.loc(x.no_check);
@@ -393,6 +423,8 @@ pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<
         spec.pseudo_royal = r.loc(x.pseudo_royal);
         spec.extinction = r.loc(x.extinction);
         spec.flag = r.loc(x.flag);
+        spec.blast = r.loc(x.blast);
+        spec.connect = r.loc(x.connect);
         spec.material_counting = r.loc(x.material_counting);
         spec.en_passant_region = r.loc(x.en_passant_region);
         spec.walling = r.loc(x.walling);
@@ -400,6 +432,7 @@ pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<
         spec.pass_on_stalemate = r.loc(x.pass_on_stalemate);
         spec.drops = r.loc(x.drops);
         spec.captures_to_hand = r.loc(x.captures_to_hand);
+        spec.drop_loop = r.loc(x.drop_loop);
         spec.drop_region = r.loc(x.drop_region);
         spec.drop_no_doubled = r.loc(x.drop_no_doubled);
         spec.drop_mate = r.loc(x.drop_mate);
@@ -461,6 +494,7 @@ impl VariantSpec {
         over(&mut self.move_rule, child.move_rule);
         over(&mut self.repetitions, child.repetitions);
         over(&mut self.repetition_value, child.repetition_value);
+        over(&mut self.repetition_absolute, child.repetition_absolute);
         over(&mut self.perpetual_check, child.perpetual_check);
         over(&mut self.must_capture, child.must_capture);
         over(&mut self.no_check, child.no_check);
@@ -470,6 +504,8 @@ impl VariantSpec {
         over(&mut self.pseudo_royal, child.pseudo_royal);
         over(&mut self.extinction, child.extinction);
         over(&mut self.flag, child.flag);
+        over(&mut self.blast, child.blast);
+        over(&mut self.connect, child.connect);
         over(&mut self.material_counting, child.material_counting);
         over(&mut self.en_passant_region, child.en_passant_region);
         over(&mut self.walling, child.walling);
@@ -477,6 +513,7 @@ impl VariantSpec {
         over(&mut self.pass_on_stalemate, child.pass_on_stalemate);
         over(&mut self.drops, child.drops);
         over(&mut self.captures_to_hand, child.captures_to_hand);
+        over(&mut self.drop_loop, child.drop_loop);
         over(&mut self.drop_region, child.drop_region);
         over(&mut self.drop_no_doubled, child.drop_no_doubled);
         over(&mut self.drop_mate, child.drop_mate);

@@ -10,6 +10,8 @@ pub(super) fn rules_table(o: &mut Out, checks: Option<(u32, u32)>, has_pawn: boo
     let mut rules = String::new();
     results(o, &mut rules, checks);
     extinction(o, &mut rules);
+    blast(o, &mut rules);
+    connect(o, &mut rules);
     flag(o, &mut rules);
     draws(o, &mut rules);
     play(o, &mut rules, has_pawn);
@@ -63,7 +65,9 @@ fn extinction(o: &mut Out, rules: &mut String) {
         let _ = writeln!(rules, "pseudo_royal = {{ types = {}, count = {ext_count} }}", q(&ext_letters));
     }
     let ext_value = r.val("extinctionValue").text();
-    if !pseudo && ext_value != "none" && !ext_types.is_empty() {
+    // FSF ends a game by extinction of pseudo-royal pieces only where a blast can take them.
+    let extinct = !pseudo || r.val("blastOnCapture").bool();
+    if extinct && ext_value != "none" && !ext_types.is_empty() {
         if ext_types.iter().any(|t| t != "*" && r.letter(t).is_none()) {
             o.refuse_key("extinctionPieceTypes", "an extinction type that is not in the game");
         }
@@ -83,6 +87,48 @@ fn extinction(o: &mut Out, rules: &mut String) {
         }
         let _ = writeln!(rules, "extinction = {{ {} }}", items.join(", "));
     }
+}
+
+/// Atomic's blast: FSF spares its pawn type (the piece of `pawn`, not other pawn-like pieces)
+/// next to the capture, and `blastImmuneTypes` everywhere.
+fn blast(o: &mut Out, rules: &mut String) {
+    if !o.r.val("blastOnCapture").bool() {
+        return;
+    }
+    let spares: String = o.r.letter("pawn").into_iter().collect();
+    let immune = o.letters(&o.types("blastImmuneTypes"));
+    let mut items = vec![format!("spares = {}", q(&spares))];
+    if !immune.is_empty() {
+        items.push(format!("immune = {}", q(&immune)));
+    }
+    let _ = writeln!(rules, "blast = {{ {} }}", items.join(", "));
+}
+
+/// Connect-N: a line of pieces wins (FSF's `connectValue` is the connector's result).
+fn connect(o: &mut Out, rules: &mut String) {
+    let r = o.r;
+    let n = r.val("connectN").int();
+    if n <= 0 {
+        return;
+    }
+    let mut items = vec![format!("count = {n}")];
+    let types = o.types("connectPieceTypes");
+    if !types.iter().any(|t| t == "*all*" || t == "*") {
+        items.push(format!("pieces = {}", q(&o.letters(&types))));
+    }
+    for (key, kit) in
+        [("connectHorizontal", "horizontal"), ("connectVertical", "vertical"), ("connectDiagonal", "diagonal")]
+    {
+        if !r.val(key).bool() {
+            items.push(format!("{kit} = false"));
+        }
+    }
+    match result(r.val("connectValue").text()) {
+        Some("win") => {}
+        Some(v) => items.push(format!("value = {}", q(v))),
+        None => o.refuse_key("connectValue", "no result ('none') for a connection is not in hoplite's rule kit"),
+    }
+    let _ = writeln!(rules, "connect = {{ {} }}", items.join(", "));
 }
 
 /// A flag: a piece reaching a region wins (king of the hill, racing kings).
@@ -141,6 +187,9 @@ fn draws(o: &mut Out, rules: &mut String) {
             let _ = writeln!(rules, "repetition_value = {}", q(v));
         }
         None => o.refuse_key("nFoldValue", "no result ('none') for a repetition is not in hoplite's rule kit"),
+    }
+    if r.val("nFoldValueAbsolute").bool() {
+        let _ = writeln!(rules, "repetition_absolute = true");
     }
     if r.val("perpetualCheckIllegal").bool() {
         let _ = writeln!(rules, "perpetual_check = true");

@@ -9,7 +9,6 @@ use std::fmt::Write;
 /// change nothing.
 const NOT_YET: &[(&str, &str)] = &[
     ("mustDrop", "a compulsory drop is not in hoplite's rule kit"),
-    ("dropLoop", "dropping captured pieces back into play as the captured side's is not in hoplite's rule kit"),
     ("sittuyinRookDrop", "Sittuyin's rook drops are not in hoplite's rule kit"),
     ("dropOppositeColoredBishop", "bishop drops on opposite colours are not in hoplite's rule kit"),
     ("dropPromoted", "drops of promoted pieces are not in hoplite's rule kit"),
@@ -20,6 +19,9 @@ pub(super) fn hand(o: &mut Out, rules: &mut String) {
     let r = o.r;
     if r.val("capturesToHand").bool() {
         let _ = writeln!(rules, "captures_to_hand = true");
+        if r.val("dropLoop").bool() {
+            let _ = writeln!(rules, "drop_loop = true");
+        }
     }
     if !r.val("pieceDrops").bool() {
         return;

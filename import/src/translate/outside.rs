@@ -12,19 +12,17 @@ const NOT_IN_KIT: &[(&str, &str)] = &[
     ("seirawanGating", "gating (pieces entering on vacated squares) is not in hoplite's rule kit"),
     ("cambodianMoves", "Ouk Chatrang's first moves are not in hoplite's rule kit"),
     ("wallOrMove", "a wall placed instead of a move (Atlantis) is not in hoplite's rule kit"),
-    ("blastOnCapture", "explosions on capture (atomic) are not in hoplite's rule kit"),
+    ("petrifyBlastPieces", "blasted pieces turning into walls are not in hoplite's rule kit"),
     ("petrifyOnCaptureTypes", "capturers turning into walls are not in hoplite's rule kit"),
     ("diagonalLines", "Janggi's palace diagonals are not in hoplite's rule kit"),
     ("passWhite", "passing is not in hoplite's rule kit"),
     ("passBlack", "passing is not in hoplite's rule kit"),
     ("makpongRule", "Makpong's king-in-check rule is not in hoplite's rule kit"),
     ("flipEnclosedPieces", "flipping enclosed pieces is not in hoplite's rule kit"),
-    ("nFoldValueAbsolute", "a repetition result from White's view is not in hoplite's rule kit"),
     ("moveRepetitionIllegal", "illegal move repetition is not in hoplite's rule kit"),
     ("chasingRule", "perpetual-chase rules are not in hoplite's rule kit"),
     ("shatarMateRule", "Shatar's mate rules are not in hoplite's rule kit"),
     ("bikjangRule", "bikjang (facing kings end the game) is not in hoplite's rule kit"),
-    ("connectN", "connection wins are not in hoplite's rule kit"),
     ("connectNxN", "connection wins are not in hoplite's rule kit"),
     ("collinearN", "connection wins are not in hoplite's rule kit"),
     ("connectRegion1White", "connection wins are not in hoplite's rule kit"),
@@ -64,9 +62,6 @@ pub(super) fn refuse_outside_kit(o: &mut Out) {
         if active {
             o.refuse(&s, why);
         }
-    }
-    if r.val("blastOnCapture").bool() {
-        // blastImmuneTypes and petrifyBlastPieces only matter with blasts, refused above.
     }
     if matches!(r.val("materialCounting").text(), "janggi") {
         o.refuse_key("materialCounting", "Janggi's point counting is not in hoplite's rule kit");

@@ -47,6 +47,9 @@ impl Search {
         if m.kind() == MoveKind::Castle {
             return 0;
         }
+        if pos.variant().rules.blast.is_some() && pos.is_capture(m) {
+            return self.blast_see(pos, m);
+        }
         let to = m.to();
         // A drop leaves no square empty behind it.
         let mut occ = match m.is_drop() {
@@ -94,6 +97,21 @@ impl Search {
             d -= 1;
         }
         gain[0]
+    }
+
+    /// A capture with a blast: no piece is left on the square to take back, so what it wins
+    /// is what it removes, the opponent's pieces counted for and the mover's against.
+    fn blast_see<B: Bits>(&self, pos: &Position<B>, m: Move) -> i32 {
+        let us = pos.side_to_move();
+        let victim = match (m.kind(), pos.en_passant_victim()) {
+            (MoveKind::EnPassant, Some(victim)) => victim,
+            _ => m.to(),
+        };
+        let blasted = pos.blasted(m).into_iter().map(|sq| match pos.piece_at(sq) {
+            Some((c, t)) if c == us => -self.value(pos, t),
+            _ => self.value_at(pos, sq),
+        });
+        self.value_at(pos, victim) + blasted.sum::<i32>()
     }
 
     /// By side and squares; a drop by its square alone (the slot of a move from `to` to `to`,

@@ -113,7 +113,12 @@ impl Search {
                 if scores[i] < 0 {
                     break;
                 }
-                let victim = if pos.is_capture(m) { self.value_at(pos, m.to()) } else { 0 };
+                // A blast's capture wins all it removes.
+                let victim = match pos.is_capture(m) {
+                    true if pos.variant().rules.blast.is_some() => self.see(pos, m),
+                    true => self.value_at(pos, m.to()),
+                    false => 0,
+                };
                 let promo = m.promoted().map_or(0, |t| self.values[t]);
                 if m.promoted().is_none() && stand_pat + victim + promo + self.params.delta_margin <= alpha {
                     continue;
