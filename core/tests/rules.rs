@@ -1040,3 +1040,24 @@ fn a_line_of_n_wins_for_the_side_that_made_it() {
     play(&mut p, &["P@a1", "P@b1", "P@b2", "P@c1", "P@c3"]);
     assert_eq!(p.outcome(), None);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Shatar's mate (Fairy-Stockfish's rules, imported; results are pyffish's)
+
+#[test]
+fn a_shatar_mate_needs_a_shak_and_no_knight_mates_alone() {
+    let mated = |fen: &str, m: &str| {
+        let p = after("shatar", fen, &[m]);
+        assert!(legal(&p).is_empty());
+        p.outcome()
+    };
+    // A knight's smothered mate loses for the side that gave it.
+    assert_eq!(
+        mated("6rk/6pp/8/6N1/8/8/8/K7 w - - 0 1", "g5f7"),
+        Some((GameResult::BlackWins, Termination::Checkmate))
+    );
+    // A bishop's mate with no shak (a check by knight, rook or bers) in the run: a draw.
+    assert_eq!(mated("6bk/7p/8/8/8/8/5B2/4K3 w - - 0 1", "f2d4"), Some((GameResult::Draw, Termination::Checkmate)));
+    // The bers's mate is a shak: it wins.
+    assert_eq!(mated("7k/6pp/8/8/8/8/8/K3J3 w - - 0 1", "e1e8"), Some((GameResult::WhiteWins, Termination::Checkmate)));
+}

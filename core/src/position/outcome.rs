@@ -2,8 +2,8 @@
 
 use crate::bitboard::Bits;
 use crate::position::Position;
-use crate::types::{Colour, PieceType, MAX_TYPES};
-use crate::variant::{EndValue, MaterialCounting};
+use crate::types::{Colour, PieceType, TypeSet, MAX_TYPES};
+use crate::variant::{EndValue, MaterialCounting, ShatarMate};
 use serde::{Deserialize, Serialize};
 
 /// A game's result, written as PGN writes it.
@@ -229,11 +229,48 @@ impl<B: Bits> Position<B> {
         if types.is_empty() || self.last_captured().is_some() || !(m.is_drop() || m.promoted().is_some()) {
             return false;
         }
+        self.checkers_all_of(types)
+    }
+
+    /// The pieces that attack the side to move's royal pieces.
+    fn checkers(&self) -> crate::Bitboard<B> {
         let them = !self.side_to_move();
         let occ = self.occupied();
-        let checkers =
-            self.royals(!them).into_iter().fold(crate::Bitboard::EMPTY, |a, r| a | self.attackers_to(r, them, occ));
-        checkers.into_iter().all(|sq| self.piece_at(sq).is_some_and(|(_, t)| types.contains(t)))
+        self.royals(!them).into_iter().fold(crate::Bitboard::EMPTY, |a, r| a | self.attackers_to(r, them, occ))
+    }
+
+    /// Whether every piece that gives check is of `types`.
+    fn checkers_all_of(&self, types: TypeSet) -> bool {
+        self.checkers().into_iter().all(|sq| self.piece_at(sq).is_some_and(|(_, t)| types.contains(t)))
+    }
+
+    /// Shatar's verdict on a mate, where it is not the variant's checkmate result: a loss for
+    /// the mating side when only `not_alone` pieces give it, a draw when no check of its
+    /// unbroken run of checks came from a `shak` piece (as Fairy-Stockfish walks them back).
+    fn shatar_verdict(&self, rule: ShatarMate) -> Option<GameResult> {
+        let us = self.side_to_move();
+        if !rule.not_alone.is_empty() && self.checkers_all_of(rule.not_alone) {
+            return Some(GameResult::win_for(us));
+        }
+        let mut p = self.clone();
+        loop {
+            let checkers = p.checkers();
+            if checkers.is_empty() {
+                break;
+            }
+            if checkers.into_iter().any(|sq| p.piece_at(sq).is_some_and(|(_, t)| rule.shak.contains(t))) {
+                return None;
+            }
+            if p.last_move().is_none() {
+                break;
+            }
+            p.unmake();
+            if p.last_move().is_none() {
+                break;
+            }
+            p.unmake();
+        }
+        Some(GameResult::Draw)
     }
 
     /// The result when the side to move has no legal move: checkmate (royal or pseudo-royal
@@ -246,6 +283,9 @@ impl<B: Bits> Position<B> {
         if self.in_check() {
             if self.mated_by_drop() {
                 return (GameResult::win_for(us), Termination::Checkmate);
+            }
+            if let Some(result) = rules.shatar_mate.and_then(|rule| self.shatar_verdict(rule)) {
+                return (result, Termination::Checkmate);
             }
             return (rules.checkmate.result_for(us), Termination::Checkmate);
         }

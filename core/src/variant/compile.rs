@@ -13,7 +13,8 @@ use crate::variant::tables::{reach, MoveSet, Rays};
 use crate::variant::zobrist::Zobrist;
 use crate::variant::{
     Attackers, BareKing, Blast, Castling, Connect, EndValue, Extinction, Flag, HopperAttack, LeaperAttack,
-    MaterialCounting, OpeningMode, OpeningMove, PieceDef, PseudoRoyal, RiderAttack, Rules, Variant, Walling,
+    MaterialCounting, OpeningMode, OpeningMove, PieceDef, PseudoRoyal, RiderAttack, Rules, ShatarMate, Variant,
+    Walling,
 };
 
 /// The problems found so far.
@@ -559,6 +560,13 @@ fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems)
                 pieces: x.pieces.as_deref().and_then(|t| types_of(t, &c.at, "rules.connect.pieces", p)),
                 directions,
                 value: end_value(&value, "rules.connect.value", EndValue::Win, p),
+            }
+        }),
+        shatar_mate: spec.shatar_mate.as_ref().map(|s| {
+            let at = |text: &Option<String>| Some(Located::new(text.clone().unwrap_or_default(), &s.at));
+            ShatarMate {
+                shak: letter_types(letters, "rules.shatar_mate.shak", &at(&Some(s.value.shak.clone())), p),
+                not_alone: letter_types(letters, "rules.shatar_mate.not_alone", &at(&s.value.not_alone), p),
             }
         }),
         blast: spec.blast.as_ref().map(|b| {

@@ -123,6 +123,7 @@ pub struct Rules {
     pub flag: Option<Flag>,
     pub blast: Option<Blast>,
     pub connect: Option<Connect>,
+    pub shatar_mate: Option<ShatarMate>,
     /// A wall placed by every move, and where it may go (per colour of the mover).
     pub walling: Option<Walling>,
     pub walling_region: [Bitboard; 2],
@@ -188,6 +189,15 @@ pub struct Connect {
     pub pieces: Option<TypeSet>,
     pub directions: Vec<(i32, i32)>,
     pub value: EndValue,
+}
+
+/// Shatar's mate: it counts only if one check of the mating side's unbroken run of checks
+/// was given by a piece of `shak` (else the game is drawn); given by `not_alone` pieces only,
+/// it loses for the side that gave it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShatarMate {
+    pub shak: TypeSet,
+    pub not_alone: TypeSet,
 }
 
 /// A side wins by bringing `count` of its flag pieces (`None`: any piece) into its region.

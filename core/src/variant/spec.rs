@@ -63,6 +63,14 @@ pub struct ConnectSpec {
     pub value: Option<String>,
 }
 
+/// `[rules] shatar_mate`: which checks make a mate count (Mongolian shatar).
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ShatarMateSpec {
+    pub shak: String,
+    pub not_alone: Option<String>,
+}
+
 /// `[rules] flag`: pieces that win by reaching a region.
 #[derive(Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -198,6 +206,7 @@ struct RawRules {
     flag: Option<Spanned<FlagSpec>>,
     blast: Option<Spanned<BlastSpec>>,
     connect: Option<Spanned<ConnectSpec>>,
+    shatar_mate: Option<Spanned<ShatarMateSpec>>,
     material_counting: Option<Spanned<String>>,
     en_passant_region: Option<Spanned<PerColour<String>>>,
     walling: Option<Spanned<String>>,
@@ -310,6 +319,7 @@ pub struct VariantSpec {
     pub flag: L<FlagSpec>,
     pub blast: L<BlastSpec>,
     pub connect: L<ConnectSpec>,
+    pub shatar_mate: L<ShatarMateSpec>,
     pub material_counting: L<String>,
     pub en_passant_region: L<PerColour<String>>,
     pub walling: L<String>,
@@ -425,6 +435,7 @@ pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<
         spec.flag = r.loc(x.flag);
         spec.blast = r.loc(x.blast);
         spec.connect = r.loc(x.connect);
+        spec.shatar_mate = r.loc(x.shatar_mate);
         spec.material_counting = r.loc(x.material_counting);
         spec.en_passant_region = r.loc(x.en_passant_region);
         spec.walling = r.loc(x.walling);
@@ -506,6 +517,7 @@ impl VariantSpec {
         over(&mut self.flag, child.flag);
         over(&mut self.blast, child.blast);
         over(&mut self.connect, child.connect);
+        over(&mut self.shatar_mate, child.shatar_mate);
         over(&mut self.material_counting, child.material_counting);
         over(&mut self.en_passant_region, child.en_passant_region);
         over(&mut self.walling, child.walling);

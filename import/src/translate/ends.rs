@@ -51,6 +51,12 @@ fn results(o: &mut Out, rules: &mut String, checks: Option<(u32, u32)>) {
     if r.val("immobilityIllegal").bool() {
         let _ = writeln!(rules, "immobility_illegal = true");
     }
+    if r.val("shatarMateRule").bool() {
+        // FSF's shak is a check by its knight, rook or bers types; the knight alone may not mate.
+        let letters = |names: &[&str]| names.iter().filter_map(|n| r.letter(n)).collect::<String>();
+        let (shak, knight) = (letters(&["knight", "rook", "bers"]), letters(&["knight"]));
+        let _ = writeln!(rules, "shatar_mate = {{ shak = {}, not_alone = {} }}", q(&shak), q(&knight));
+    }
 }
 
 /// Pseudo-royal pieces (FSF's extinction with `extinctionPseudoRoyal`) and extinction.

@@ -21,7 +21,6 @@ const NOT_IN_KIT: &[(&str, &str)] = &[
     ("flipEnclosedPieces", "flipping enclosed pieces is not in hoplite's rule kit"),
     ("moveRepetitionIllegal", "illegal move repetition is not in hoplite's rule kit"),
     ("chasingRule", "perpetual-chase rules are not in hoplite's rule kit"),
-    ("shatarMateRule", "Shatar's mate rules are not in hoplite's rule kit"),
     ("bikjangRule", "bikjang (facing kings end the game) is not in hoplite's rule kit"),
     ("connectNxN", "connection wins are not in hoplite's rule kit"),
     ("collinearN", "connection wins are not in hoplite's rule kit"),
