@@ -58,6 +58,10 @@ pub enum FenErrorKind {
     HoldingsLetter { letter: char, field: String },
     #[error("holdings: this variant has no drops, so no pieces in hand")]
     HandWithoutDrops,
+    #[error("counting limit: '{0}' where en passant goes, but this variant has no counting rule")]
+    CountingWithoutRule(String),
+    #[error("counting limit: '{0}' is not a number")]
+    CountingLimit(String),
     #[error("side to move: '{0}' is neither 'w' nor 'b'")]
     SideToMove(String),
     #[error("castling: '{letter}' in '{field}' is not one of K Q k q")]

@@ -1061,3 +1061,64 @@ fn a_shatar_mate_needs_a_shak_and_no_knight_mates_alone() {
     // The bers's mate is a shak: it wins.
     assert_eq!(mated("7k/6pp/8/8/8/8/8/K3J3 w - - 0 1", "e1e8"), Some((GameResult::WhiteWins, Termination::Checkmate)));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Makruk's counting (Fairy-Stockfish's rules, imported; FENs and results are pyffish's)
+
+#[test]
+fn makruk_counts_a_bare_king_by_the_pieces_and_the_board_by_its_honour() {
+    // Black is bared against a rook: 16 moves (32 plies), counted from the pieces on the board.
+    let p = after("makruk", "8/8/4k3/8/8/8/3R4/3K4 b - - 0 1", &["e6e5", "d2d3"]);
+    assert_eq!(p.to_fen(), "8/8/8/4k3/8/3R4/8/3K4 b - 32 6 2");
+    // No pawn left and both sides with pieces: the board's honour, 64 moves, from 0.
+    let p = after("makruk", "8/8/4k3/4n3/8/8/3R4/3K4 w - - 0 1", &["d2d3", "e5c4"]);
+    assert_eq!(p.to_fen(), "8/8/4k3/8/2n5/3R4/8/3K4 w - 128 1 2");
+    // The FEN's limit and count are read back as they were written.
+    let fen = "8/8/8/4k3/8/3R4/8/3K4 b - 32 32 2";
+    assert_eq!(pos("makruk", fen).to_fen(), fen);
+}
+
+#[test]
+fn a_count_that_runs_out_draws_but_a_mate_on_it_still_wins() {
+    let fen = "8/8/8/4k3/8/3R4/8/3K4 b - 32 32 2";
+    assert_eq!(pos("makruk", fen).outcome(), None);
+    let p = after("makruk", fen, &["e5e4"]);
+    assert_eq!(p.to_fen(), "8/8/8/8/4k3/3R4/8/3K4 w - 32 33 3");
+    assert_eq!(p.outcome(), Some((GameResult::Draw, Termination::Counting)));
+    let p = after("makruk", "k7/8/1K6/8/8/8/8/7R w - 32 32 40", &["h1h8"]);
+    assert_eq!(p.outcome(), Some((GameResult::WhiteWins, Termination::Checkmate)));
+    // A counting limit in a variant without counting is refused, naming the field.
+    let e = Position::from_fen(&variant("chess"), "4k3/8/8/8/8/8/8/4K3 w - 32 3 2").unwrap_err().to_string();
+    assert!(e.contains("counting limit: '32'"), "{e}");
+}
+
+#[test]
+fn in_makpong_a_king_in_check_may_only_take_its_checker() {
+    // Makruk lets the king step away; makpong only lets it take the rook, and against a rook it
+    // cannot reach the king is mated (pyffish's move lists).
+    let near = "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1";
+    assert_eq!(legal(&pos("makruk", near)), set(&["e1d1", "e1e2", "e1f1"]));
+    assert_eq!(legal(&pos("makpong", near)), set(&["e1e2"]));
+    let far = pos("makpong", "4k3/8/8/8/8/4r3/8/4K3 w - - 0 1");
+    assert_eq!(far.outcome(), Some((GameResult::BlackWins, Termination::Checkmate)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Castle chess (Fairy-Stockfish's `castle` section: castlingWins = q; results are pyffish's)
+
+#[test]
+fn castling_with_a_winning_right_wins_and_losing_it_loses() {
+    let v =
+        Variant::from_toml("castle.toml", "extends = \"chess\"\nname = \"castle\"\n[rules]\ncastling_wins = \"q\"\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+    let end = |moves: &[&str]| {
+        let mut p = Position::from_fen(&v, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1").unwrap();
+        play(&mut p, moves);
+        p.outcome()
+    };
+    assert_eq!(end(&["e8c8"]), Some((GameResult::BlackWins, Termination::Castling)));
+    // Castling the other way gives up the winning right; so does moving its rook.
+    assert_eq!(end(&["e8g8"]), Some((GameResult::WhiteWins, Termination::Castling)));
+    assert_eq!(end(&["a8b8"]), Some((GameResult::WhiteWins, Termination::Castling)));
+    assert_eq!(end(&["h8g8"]), None);
+}

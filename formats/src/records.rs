@@ -132,6 +132,10 @@ pub struct SummaryRow {
     pub checks: u64,
     #[serde(default)]
     pub connect: u64,
+    #[serde(default)]
+    pub counting: u64,
+    #[serde(default)]
+    pub castling: u64,
     /// What the row is of: the rule configuration, the player and its budget (a ladder has a
     /// row for each budget, a cross-engine run one for each player).
     #[serde(default)]
@@ -181,6 +185,8 @@ impl SummaryRow {
             Termination::Flag => &mut self.flag,
             Termination::Checks => &mut self.checks,
             Termination::Connect => &mut self.connect,
+            Termination::Counting => &mut self.counting,
+            Termination::Castling => &mut self.castling,
         }
     }
     /// (termination, count) for every termination, in the columns' order.

@@ -226,9 +226,17 @@ mod tests {
         assert_eq!(r.val("countingRule").text(), "makruk");
         assert_eq!(r.get("countingRule").origin, Origin::Builtin("makruk".into()));
         assert_eq!(r.val("nMoveRule").int(), 30);
-        // Makruk's counting is not in the kit: refused, naming the built-in it comes from.
-        let Err(rs) = one(text).outcome else { panic!("makruk's counting converted") };
-        assert!(rs[0].message.contains("inherited from FSF's built-in 'makruk': countingRule"), "{}", rs[0].message);
+        // Makruk's counting, inherited: converted with the roles of its pieces.
+        let toml = one(text).outcome.unwrap();
+        assert!(
+            toml.contains("counting = { rule = \"makruk\", pawn = \"p\", rook = \"r\", khon = \"s\", knight = \"n\" }"),
+            "{toml}"
+        );
+        // Cambodian counting is not in the kit: refused, naming the built-in it comes from.
+        let Err(rs) = one("[mine:cambodian]\ncambodianMoves = false\ngating = false\n").outcome else {
+            panic!("Cambodian counting converted")
+        };
+        assert!(rs.iter().any(|r| r.message.contains("inherited from FSF's built-in 'cambodian': countingRule")));
         let toml = one("[hill:kingofthehill]\nnMoveRule = 30\n").outcome.unwrap();
         assert!(toml.contains("flag = { piece = \"k\", region = \"d4 e4 d5 e5\" }"), "{toml}");
         assert!(toml.contains("move_rule = 60"), "FSF counts full moves: {toml}");

@@ -15,7 +15,7 @@ use crate::geometry::MAX_SQUARES;
 use crate::position::moves::{Move, MoveKind};
 use crate::types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
 use crate::variant::setup::Setup;
-use crate::variant::Variant;
+use crate::variant::{Counting, Variant};
 use std::sync::Arc;
 
 /// Board cell: 0 = empty, else `1 + type + 16 * colour`.
@@ -53,6 +53,7 @@ struct Undo<B: Bits> {
     origins: [u8; 2],
     /// The pieces the move's blast removed: the last this many of `Position::blasts`.
     blasted: u8,
+    counting: [u16; 2],
 }
 
 /// Where a castling move takes king and rook, and what it needs.
@@ -133,6 +134,9 @@ pub struct Position<B: Bits = u128> {
     pub(crate) walls: Bitboard<B>,
     /// n-check: the checks each side has still to give.
     pub(crate) checks: [u8; 2],
+    /// Makruk's counting (`[rules] counting`): the limit and the plies counted, both in plies;
+    /// a limit of 0 while nobody counts.
+    pub(crate) counting: [u16; 2],
     /// Pieces in hand, per colour and type (with `[rules] drops`).
     pub(crate) hand: [[u8; MAX_TYPES]; 2],
     /// Per square, the type + 1 its piece was before it was promoted (0: not promoted), where
@@ -190,6 +194,7 @@ impl Position {
             key: 0,
             walls: setup.walls,
             checks: setup.checks.unwrap_or([variant.rules.checks; 2]),
+            counting: [0; 2],
             hand: setup.hand,
             origin: [0; MAX_SQUARES],
             history: Vec::with_capacity(256),
@@ -221,6 +226,11 @@ impl Position {
         }
         if setup.en_passant.non_empty() {
             pos.set_ep_from_fen(setup.en_passant);
+        }
+        // As Fairy-Stockfish reads it: with a limit, the halfmove clock counts toward it.
+        if let Some(limit) = setup.counting_limit.filter(|&l| l > 0) {
+            pos.counting = [limit.min(u16::MAX as u32) as u16, pos.halfmove.min(u16::MAX as u32) as u16];
+            pos.halfmove = 0;
         }
         pos.key = pos.compute_key();
         pos
@@ -263,6 +273,7 @@ impl Position {
             to_hand: u.to_hand,
             origins: u.origins,
             blasted: u.blasted,
+            counting: u.counting,
         };
         Position {
             variant: self.variant.clone(),
@@ -281,6 +292,7 @@ impl Position {
             key: self.key,
             walls: self.walls.to(),
             checks: self.checks,
+            counting: self.counting,
             hand: self.hand,
             origin: self.origin,
             history: self.history.iter().map(undo).collect(),
@@ -465,7 +477,11 @@ impl<B: Bits> Position<B> {
             s += &crate::variant::setup::hand_text(&self.hand, &v.letters());
         }
         s.push_str(&crate::variant::setup::side_and_rights(self.side, &self.castling_text()));
-        if self.ep.is_empty() {
+        // Counting, as Fairy-Stockfish writes it: the limit in place of en passant.
+        let counting = self.counting[0] > 0;
+        if counting {
+            s += &self.counting[0].to_string();
+        } else if self.ep.is_empty() {
             s.push('-');
         }
         // Every square passed over is listed (RULES.md), as the reader takes the victim to be
@@ -482,13 +498,16 @@ impl<B: Bits> Position<B> {
                 printed.set(self.ep_victim);
             }
         }
-        for sq in printed {
-            s += &geo.name(sq);
+        if !counting {
+            for sq in printed {
+                s += &geo.name(sq);
+            }
         }
         if v.rules.checks > 0 {
             s += &format!(" {}+{}", self.checks[0], self.checks[1]);
         }
-        s += &format!(" {} {}", self.halfmove, self.fullmove);
+        let clock = if counting { self.counting[1] as u32 } else { self.halfmove };
+        s += &format!(" {} {}", clock, self.fullmove);
         s
     }
 
@@ -577,6 +596,7 @@ impl<B: Bits> Position<B> {
             to_hand: 0,
             origins: [0; 2],
             blasted: 0,
+            counting: self.counting,
         }
     }
 
@@ -740,6 +760,10 @@ impl<B: Bits> Position<B> {
                 }
             }
         }
+        if let Some(c) = self.variant.rules.counting {
+            let captured = (captured != 0).then(|| code_type(captured));
+            self.count(c, captured, m.promoted().is_some());
+        }
         self.after_move(m, us);
     }
 
@@ -759,6 +783,68 @@ impl<B: Bits> Position<B> {
             }
         }
         self.history.last_mut().expect("pushed by make").blasted = blasted.count() as u8;
+    }
+
+    /// Makruk's counting after a move (the side to move is the next to play), as
+    /// Fairy-Stockfish keeps it: a running count goes on; a bare king that has just taken the
+    /// last pawn starts its count; and the side to move starts one when none runs (or when a
+    /// capture or promotion has just left it bare) and its position is one that counts.
+    fn count(&mut self, c: Counting, captured: Option<PieceType>, promoted: bool) {
+        if self.counting[0] > 0 {
+            self.counting[1] = self.counting[1].saturating_add(1);
+        }
+        let (stm, mover) = (self.side, !self.side);
+        let total = self.men().count() as u16;
+        let pieces = |side: Colour| self.by_colour[side].count();
+        if !c.asean && captured.is_some_and(|t| c.pawn.contains(t)) && pieces(mover) == 1 {
+            let limit = self.count_limit(c, mover);
+            if limit > 0 {
+                self.counting = [2 * limit, 2 * total - 1];
+            }
+        }
+        if self.counting[0] == 0 || ((captured.is_some() || promoted) && pieces(stm) == 1) {
+            let limit = self.count_limit(c, stm);
+            if limit > 0 {
+                let ply = if c.asean || pieces(stm) > 1 { 0 } else { 2 * total };
+                self.counting = [2 * limit, ply];
+            }
+        }
+    }
+
+    /// The moves `side` may count to before the game is drawn, 0 where it may not count
+    /// (Fairy-Stockfish's `count_limit`): the board's honour (64) while it has more than its
+    /// king, else the pieces' honour by the strongest pieces the other side has left.
+    fn count_limit(&self, c: Counting, side: Colour) -> u16 {
+        let of = |types: TypeSet, colour: Option<Colour>| {
+            let b = types.iter().fold(Bitboard::EMPTY, |b, t| b | self.by_type[t]);
+            colour.map_or(b, |colour| b & self.by_colour[colour]).count()
+        };
+        let (them, pawns) = (Some(!side), of(c.pawn, None));
+        let (ours, theirs) = (self.by_colour[side].count(), self.by_colour[!side].count());
+        if c.asean {
+            return match () {
+                _ if pawns > 0 || ours > 1 => 0,
+                _ if of(c.rook, them) > 0 => 16,
+                _ if of(c.khon, them) > 0 => 44,
+                _ if of(c.knight, them) > 0 => 64,
+                _ => 0,
+            };
+        }
+        match () {
+            _ if pawns > 0 || theirs == 1 => 0,
+            _ if ours > 1 => 64,
+            _ if of(c.rook, them) > 1 => 8,
+            _ if of(c.rook, them) == 1 => 16,
+            _ if of(c.khon, them) > 1 => 22,
+            _ if of(c.knight, them) > 1 => 32,
+            _ if of(c.khon, them) == 1 => 44,
+            _ => 64,
+        }
+    }
+
+    /// Whether a count has run out: the counting side has not been mated in time.
+    pub(crate) fn count_ran_out(&self) -> bool {
+        self.counting[0] > 0 && self.counting[1] > self.counting[0]
     }
 
     /// What every move (`us` made it) ends with: the wall it places, and the checks counted.
@@ -831,6 +917,9 @@ impl<B: Bits> Position<B> {
         }
         self.side = !us;
         self.key ^= self.variant.zobrist.side;
+        if let Some(c) = self.variant.rules.counting {
+            self.count(c, None, false);
+        }
         self.after_move(m, us);
     }
 
@@ -855,6 +944,7 @@ impl<B: Bits> Position<B> {
             self.halfmove = u.halfmove;
             self.key = u.key;
             self.checks = u.checks;
+            self.counting = u.counting;
             return;
         }
         let (from, to) = (m.from(), m.to());
@@ -898,6 +988,7 @@ impl<B: Bits> Position<B> {
         self.halfmove = u.halfmove;
         self.key = u.key;
         self.checks = u.checks;
+        self.counting = u.counting;
     }
 
     /// Passes the move (for null-move pruning); undone by `unmake_null`.

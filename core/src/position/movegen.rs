@@ -332,12 +332,33 @@ impl<B: Bits> Position<B> {
         if v.rules.checks > 0 && self.checks[them] == 0 {
             return Some((GameResult::win_for(them), Termination::Checks));
         }
+        if v.rules.castling_wins != 0 {
+            if let Some(r) = self.castling_decision() {
+                return Some((r, Termination::Castling));
+            }
+        }
         if let Some(c) = &v.rules.connect {
             if self.connected(c, them) {
                 return Some((c.value.result_for(them), Termination::Connect));
             }
         }
         None
+    }
+
+    /// Castle chess: the side that has just castled with a winning right wins; a side that has
+    /// lost all its winning rights loses (the opponent first, as Fairy-Stockfish looks).
+    fn castling_decision(&self) -> Option<GameResult> {
+        let wins = self.variant.rules.castling_wins;
+        let them = !self.side;
+        if let Some(m) = self.last_move().filter(|m| m.kind() == MoveKind::Castle) {
+            if wins >> castling_right(them, m) & 1 != 0 {
+                return Some(GameResult::win_for(them));
+            }
+        }
+        [them, self.side].into_iter().find_map(|c| {
+            let mine = wins & (0b11 << (2 * c.index()));
+            (mine != 0 && self.castling & mine == 0).then(|| GameResult::win_for(!c))
+        })
     }
 
     /// Whether `side` has a line of `c.count` of its connecting pieces.
@@ -561,6 +582,11 @@ impl<B: Bits> Position<B> {
         self.generate(out, &legality, captures_only);
         if v.rules.no_check {
             out.retain(|&m| !self.gives_check(m));
+        }
+        // Makpong: a king in check may only take the one piece that checks it.
+        if v.rules.makpong && in_check.unwrap_or_else(|| self.in_check()) {
+            let checkers = self.checkers();
+            out.retain(|&m| m.is_drop() || !royals.has(m.from()) || checkers == Bitboard::square(m.to()));
         }
         if v.rules.must_capture && !captures_only && out.iter().any(|&m| self.is_capture(m)) {
             out.retain(|&m| self.is_capture(m));

@@ -89,10 +89,14 @@ pub enum Termination {
     Checks,
     /// A side made its line (`[rules] connect`).
     Connect,
+    /// Makruk's counting ran out (`[rules] counting`).
+    Counting,
+    /// A side castled to win, or lost the rights to (`[rules] castling_wins`).
+    Castling,
 }
 
 impl Termination {
-    pub const ALL: [Termination; 16] = [
+    pub const ALL: [Termination; 18] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::Repetition,
@@ -109,6 +113,8 @@ impl Termination {
         Termination::Flag,
         Termination::Checks,
         Termination::Connect,
+        Termination::Counting,
+        Termination::Castling,
     ];
     /// Whether a rule of the game ended it (not the ply limit, the adjudicator or a player's
     /// failure).
@@ -125,6 +131,8 @@ impl Termination {
                 | Termination::Flag
                 | Termination::Checks
                 | Termination::Connect
+                | Termination::Counting
+                | Termination::Castling
         )
     }
 
@@ -147,6 +155,8 @@ impl Termination {
             Termination::Flag => "flag",
             Termination::Checks => "checks",
             Termination::Connect => "connect",
+            Termination::Counting => "counting",
+            Termination::Castling => "castling",
         }
     }
 }
@@ -178,7 +188,9 @@ impl<B: Bits> Position<B> {
             return Some(end);
         }
         let rules = &self.variant.rules;
-        let (result, end) = if rules.move_rule > 0 && self.halfmove_clock() >= rules.move_rule {
+        let (result, end) = if self.count_ran_out() {
+            (GameResult::Draw, Termination::Counting)
+        } else if rules.move_rule > 0 && self.halfmove_clock() >= rules.move_rule {
             (GameResult::Draw, Termination::FiftyMoves)
         } else if repetitions > 0 && self.repetitions() + 1 >= repetitions {
             (self.repetition_result(), Termination::Repetition)
@@ -233,7 +245,7 @@ impl<B: Bits> Position<B> {
     }
 
     /// The pieces that attack the side to move's royal pieces.
-    fn checkers(&self) -> crate::Bitboard<B> {
+    pub(crate) fn checkers(&self) -> crate::Bitboard<B> {
         let them = !self.side_to_move();
         let occ = self.occupied();
         self.royals(!them).into_iter().fold(crate::Bitboard::EMPTY, |a, r| a | self.attackers_to(r, them, occ))

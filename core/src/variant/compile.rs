@@ -12,7 +12,7 @@ use crate::variant::spec::{Located, PerColour, VariantSpec};
 use crate::variant::tables::{reach, MoveSet, Rays};
 use crate::variant::zobrist::Zobrist;
 use crate::variant::{
-    Attackers, BareKing, Blast, Castling, Connect, EndValue, Extinction, Flag, HopperAttack, LeaperAttack,
+    Attackers, BareKing, Blast, Castling, Connect, Counting, EndValue, Extinction, Flag, HopperAttack, LeaperAttack,
     MaterialCounting, OpeningMode, OpeningMove, PieceDef, PseudoRoyal, RiderAttack, Rules, ShatarMate, Variant,
     Walling,
 };
@@ -560,6 +560,34 @@ fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems)
                 pieces: x.pieces.as_deref().and_then(|t| types_of(t, &c.at, "rules.connect.pieces", p)),
                 directions,
                 value: end_value(&value, "rules.connect.value", EndValue::Win, p),
+            }
+        }),
+        makpong: flag(&spec.makpong),
+        castling_wins: spec.castling_wins.as_ref().map_or(0, |c| {
+            c.value.chars().fold(0, |rights, l| match "KQkq".find(l) {
+                Some(i) => rights | 1 << i,
+                None => {
+                    p.add(
+                        &c.at,
+                        "rules.castling_wins",
+                        ProblemKind::NotOneOf { value: l.into(), options: "K, Q, k, q".into() },
+                    );
+                    rights
+                }
+            })
+        }),
+        counting: spec.counting.as_ref().map(|c| {
+            let x = &c.value;
+            let role = |text: &str, field: &str, p: &mut Problems| {
+                letter_types(letters, field, &Some(Located::new(text.to_string(), &c.at)), p)
+            };
+            let rule = Some(Located::new(x.rule.clone(), &c.at));
+            Counting {
+                asean: choice(&rule, "rules.counting.rule", &[("makruk", false), ("asean", true)], p),
+                pawn: role(&x.pawn, "rules.counting.pawn", p),
+                rook: role(&x.rook, "rules.counting.rook", p),
+                khon: role(&x.khon, "rules.counting.khon", p),
+                knight: role(&x.knight, "rules.counting.knight", p),
             }
         }),
         shatar_mate: spec.shatar_mate.as_ref().map(|s| {

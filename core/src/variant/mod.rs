@@ -124,6 +124,12 @@ pub struct Rules {
     pub blast: Option<Blast>,
     pub connect: Option<Connect>,
     pub shatar_mate: Option<ShatarMate>,
+    pub counting: Option<Counting>,
+    /// A royal piece in check may only move to take the one piece that checks it (makpong).
+    pub makpong: bool,
+    /// Castling rights (bit `2 * colour + side`, as `KQkq`) whose castling wins, and whose
+    /// loss loses.
+    pub castling_wins: u8,
     /// A wall placed by every move, and where it may go (per colour of the mover).
     pub walling: Option<Walling>,
     pub walling_region: [Bitboard; 2],
@@ -198,6 +204,18 @@ pub struct Connect {
 pub struct ShatarMate {
     pub shak: TypeSet,
     pub not_alone: TypeSet,
+}
+
+/// Makruk's counting (or the ASEAN rules'): once no pawn is left, the side that counts must
+/// be mated within a number of moves that depends on the pieces, or the game is drawn. The
+/// types play FSF's roles: pawns, rooks, khons (silvers) and knights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counting {
+    pub asean: bool,
+    pub pawn: TypeSet,
+    pub rook: TypeSet,
+    pub khon: TypeSet,
+    pub knight: TypeSet,
 }
 
 /// A side wins by bringing `count` of its flag pieces (`None`: any piece) into its region.
@@ -473,6 +491,10 @@ impl Variant {
         let setup = crate::Setup::parse(&self.geometry, letters, fen, self.rules.checks)?;
         if !self.rules.drops && setup.hand.iter().flatten().any(|&n| n > 0) {
             return Err(crate::FenError { fen: fen.to_string(), kind: crate::error::FenErrorKind::HandWithoutDrops });
+        }
+        if let Some(limit) = setup.counting_limit.filter(|_| self.rules.counting.is_none()) {
+            let kind = crate::error::FenErrorKind::CountingWithoutRule(limit.to_string());
+            return Err(crate::FenError { fen: fen.to_string(), kind });
         }
         Ok(setup)
     }

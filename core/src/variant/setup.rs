@@ -32,6 +32,9 @@ pub struct Setup {
     pub checks: Option<[u8; 2]>,
     pub halfmove: u32,
     pub fullmove: u32,
+    /// Makruk's counting, as Fairy-Stockfish writes it: the limit in plies in place of the
+    /// en-passant field, the plies counted in place of the halfmove clock.
+    pub counting_limit: Option<u32>,
     /// Pieces in hand, per colour and type (`[Qp]` after the placement).
     pub hand: [[u8; MAX_TYPES]; 2],
     /// Pieces that came by promotion, which a capture to the hand demotes: `+P` with the type
@@ -233,8 +236,10 @@ impl Setup {
             .chain(files)
             .collect();
         s += &side_and_rights(self.side, &rights);
-        if self.en_passant.is_empty() {
-            s.push('-');
+        match self.counting_limit {
+            Some(limit) => s += &limit.to_string(),
+            None if self.en_passant.is_empty() => s.push('-'),
+            None => {}
         }
         for sq in self.en_passant {
             s += &geo.name(sq);
@@ -312,6 +317,12 @@ impl Setup {
                 _ => clocks.push(f),
             }
         }
+        // Three numbers: the first is a counting limit (the variant decides whether it may be).
+        if let [limit, _, _] = clocks.as_slice() {
+            let value = limit.parse().map_err(|_| err(FenErrorKind::CountingLimit(limit.to_string())))?;
+            setup.counting_limit = Some(value);
+            clocks.remove(0);
+        }
         match clocks.as_slice() {
             [] => {}
             [h] | [h, _] => setup.halfmove = h.parse().map_err(|_| err(FenErrorKind::Halfmove(h.to_string())))?,
@@ -367,6 +378,7 @@ impl Setup {
             checks: self.checks.map(|[w, b]| [b, w]),
             halfmove: self.halfmove,
             fullmove: self.fullmove,
+            counting_limit: self.counting_limit,
             hand: [self.hand[1], self.hand[0]],
             promoted: self.promoted.iter().map(|&(sq, t)| (geo.mirror(sq), t)).collect(),
         }

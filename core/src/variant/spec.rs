@@ -71,6 +71,18 @@ pub struct ShatarMateSpec {
     pub not_alone: Option<String>,
 }
 
+/// `[rules] counting`: Makruk's or the ASEAN rules' counted endings, with the roles of the
+/// pieces they count.
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CountingSpec {
+    pub rule: String,
+    pub pawn: String,
+    pub rook: String,
+    pub khon: String,
+    pub knight: String,
+}
+
 /// `[rules] flag`: pieces that win by reaching a region.
 #[derive(Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -207,6 +219,9 @@ struct RawRules {
     blast: Option<Spanned<BlastSpec>>,
     connect: Option<Spanned<ConnectSpec>>,
     shatar_mate: Option<Spanned<ShatarMateSpec>>,
+    counting: Option<Spanned<CountingSpec>>,
+    makpong: Option<Spanned<bool>>,
+    castling_wins: Option<Spanned<String>>,
     material_counting: Option<Spanned<String>>,
     en_passant_region: Option<Spanned<PerColour<String>>>,
     walling: Option<Spanned<String>>,
@@ -320,6 +335,9 @@ pub struct VariantSpec {
     pub blast: L<BlastSpec>,
     pub connect: L<ConnectSpec>,
     pub shatar_mate: L<ShatarMateSpec>,
+    pub counting: L<CountingSpec>,
+    pub makpong: L<bool>,
+    pub castling_wins: L<String>,
     pub material_counting: L<String>,
     pub en_passant_region: L<PerColour<String>>,
     pub walling: L<String>,
@@ -436,6 +454,9 @@ pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<
         spec.blast = r.loc(x.blast);
         spec.connect = r.loc(x.connect);
         spec.shatar_mate = r.loc(x.shatar_mate);
+        spec.counting = r.loc(x.counting);
+        spec.makpong = r.loc(x.makpong);
+        spec.castling_wins = r.loc(x.castling_wins);
         spec.material_counting = r.loc(x.material_counting);
         spec.en_passant_region = r.loc(x.en_passant_region);
         spec.walling = r.loc(x.walling);
@@ -518,6 +539,9 @@ impl VariantSpec {
         over(&mut self.blast, child.blast);
         over(&mut self.connect, child.connect);
         over(&mut self.shatar_mate, child.shatar_mate);
+        over(&mut self.counting, child.counting);
+        over(&mut self.makpong, child.makpong);
+        over(&mut self.castling_wins, child.castling_wins);
         over(&mut self.material_counting, child.material_counting);
         over(&mut self.en_passant_region, child.en_passant_region);
         over(&mut self.walling, child.walling);

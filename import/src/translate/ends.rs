@@ -51,6 +51,13 @@ fn results(o: &mut Out, rules: &mut String, checks: Option<(u32, u32)>) {
     if r.val("immobilityIllegal").bool() {
         let _ = writeln!(rules, "immobility_illegal = true");
     }
+    let wins = r.val("castlingWins").text();
+    if wins != "-" && !wins.is_empty() {
+        let _ = writeln!(rules, "castling_wins = {}", q(wins));
+    }
+    if r.val("makpongRule").bool() {
+        let _ = writeln!(rules, "makpong = true");
+    }
     if r.val("shatarMateRule").bool() {
         // FSF's shak is a check by its knight, rook or bers types; the knight alone may not mate.
         let letters = |names: &[&str]| names.iter().filter_map(|n| r.letter(n)).collect::<String>();
@@ -243,7 +250,18 @@ fn play(o: &mut Out, rules: &mut String, has_pawn: bool) {
         }
         _ => o.refuse_key("wallingRule", "walls on the board's edge (Atlantis) are not in hoplite's rule kit"),
     }
-    if r.val("countingRule").text() != "none" {
-        o.refuse_key("countingRule", "the counting rules of makruk and its kin are not in hoplite's rule kit");
+    match r.val("countingRule").text() {
+        "none" => {}
+        rule @ ("makruk" | "asean") => {
+            // FSF counts by its pawn, rook, khon (its silver) and knight types.
+            let role = |name: &str| q(&r.letter(name).map(String::from).unwrap_or_default());
+            let (pawn, rook, khon, knight) = (role("pawn"), role("rook"), role("silver"), role("knight"));
+            let _ = writeln!(
+                rules,
+                "counting = {{ rule = {}, pawn = {pawn}, rook = {rook}, khon = {khon}, knight = {knight} }}",
+                q(rule)
+            );
+        }
+        _ => o.refuse_key("countingRule", "Cambodian counting is not in hoplite's rule kit"),
     }
 }
