@@ -1034,6 +1034,15 @@ fn a_line_of_n_wins_for_the_side_that_made_it() {
     }
     let p = play_out(&["P@a1", "P@b1", "P@b2", "P@c1"]);
     assert_eq!((p.outcome(), legal(&p).len()), (None, 5));
+    // Collinear (three musketeers): three on a rank with gaps between them make a line, here
+    // one that loses for the side that made it (pyffish: +32000 for Black to move).
+    let musketeers = "name = \"musketeers\"\nfiles = 5\nranks = 5\nsetup = \"ppppM/ppppp/ppMpp/ppppp/Mpppp w - - 0 1\"\n\
+        [[pieces]]\nletter = \"m\"\nbetza = \"cW\"\n[[pieces]]\nletter = \"p\"\nbetza = \"mW\"\n[rules]\nstalemate = \"win\"\n\
+        connect = { count = 3, collinear = true, pieces = \"m\", diagonal = false, value = \"loss\" }\n";
+    let v3 = connect_variant("musketeers.toml", musketeers);
+    let mut p = Position::from_fen(&v3, "p4/5/5/4M/M1M1p w - - 0 1").unwrap();
+    play(&mut p, &["e2e1"]);
+    assert_eq!(p.outcome(), Some((GameResult::BlackWins, Termination::Connect)));
     // Without diagonals, the diagonal is no line.
     let v = connect_variant("straight.toml", &TICTACTOE.replace("count = 3", "count = 3, diagonal = false"));
     let mut p = Position::startpos(&v);

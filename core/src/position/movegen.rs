@@ -369,10 +369,20 @@ impl<B: Bits> Position<B> {
             None => self.by_colour[side],
         };
         let n = c.count as i32;
+        let on_line = |sq: Square, (df, dr): (i32, i32)| {
+            let ray = |sign: i32| {
+                (1..)
+                    .map_while(move |k| geo.offset(sq, sign * df * k, sign * dr * k))
+                    .filter(|&s| pieces.has(s))
+                    .count()
+            };
+            1 + ray(1) + ray(-1) >= c.count as usize
+        };
         pieces.into_iter().any(|sq| {
-            c.directions
-                .iter()
-                .any(|&(df, dr)| (1..n).all(|k| geo.offset(sq, df * k, dr * k).is_some_and(|s| pieces.has(s))))
+            c.directions.iter().any(|&d| match c.collinear {
+                true => on_line(sq, d),
+                false => (1..n).all(|k| geo.offset(sq, d.0 * k, d.1 * k).is_some_and(|s| pieces.has(s))),
+            })
         })
     }
 
@@ -765,6 +775,7 @@ impl<B: Bits> Position<B> {
         Some(Pins { pinned, lines: pins, n: npins })
     }
 
+    #[inline(always)]
     fn generate(&self, out: &mut Vec<Move>, legality: &Legality<B>, captures_only: bool) {
         let v = &*self.variant;
         let us = self.side;

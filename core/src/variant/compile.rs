@@ -328,6 +328,7 @@ fn pieces(
             promotes_to_nothing: false,
             promotes: None,
             no_same_capture: flag(&s.no_same_capture),
+            turned: flag(&s.turned),
             region,
             moves_from,
         });
@@ -557,6 +558,7 @@ fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems)
             let value = x.value.as_ref().map(|v| Located::new(v.clone(), &c.at));
             Connect {
                 count: x.count,
+                collinear: x.collinear.unwrap_or(false),
                 pieces: x.pieces.as_deref().and_then(|t| types_of(t, &c.at, "rules.connect.pieces", p)),
                 directions,
                 value: end_value(&value, "rules.connect.value", EndValue::Win, p),
@@ -877,14 +879,25 @@ impl Tables {
         };
         for c in Colour::BOTH {
             for (ty, p) in PieceType::first(pieces.len()).zip(pieces) {
-                let normal: Vec<&MoveRule> = p.moves.rules.iter().filter(|r| !r.initial).collect();
-                let init: Vec<&MoveRule> = p.moves.rules.iter().filter(|r| r.initial).collect();
+                // A turned piece's Black moves: left and right exchanged, then mirrored.
+                let sided = |rules: &[MoveRule]| -> Vec<MoveRule> {
+                    let turn =
+                        |r: &MoveRule| MoveRule { steps: r.steps.iter().map(|&(x, y)| (-x, y)).collect(), ..r.clone() };
+                    match c == Colour::Black && p.turned {
+                        true => rules.iter().map(turn).collect(),
+                        false => rules.to_vec(),
+                    }
+                };
+                let own = sided(&p.moves.rules);
+                let normal: Vec<&MoveRule> = own.iter().filter(|r| !r.initial).collect();
+                let init: Vec<&MoveRule> = own.iter().filter(|r| r.initial).collect();
                 t.moves[c].push(MoveSet::compile(geo, &t.rays, &oriented(c, &normal, false), false));
                 t.initial_moves[c].push(MoveSet::compile(geo, &t.rays, &oriented(c, &init, false), false));
                 t.add_attackers(geo, c, ty, &normal, None);
                 t.add_attackers(geo, c, ty, &init, Some(initial[c][ty]));
                 let region = p.moves_from.as_ref().map(|(squares, betza)| {
-                    let rules: Vec<&MoveRule> = betza.rules.iter().collect();
+                    let own = sided(&betza.rules);
+                    let rules: Vec<&MoveRule> = own.iter().collect();
                     t.add_attackers(geo, c, ty, &rules, Some(squares[c]));
                     (squares[c], MoveSet::compile(geo, &t.rays, &oriented(c, &rules, false), false))
                 });

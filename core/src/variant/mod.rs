@@ -41,6 +41,9 @@ pub struct PieceDef {
     /// What it may become on a move that starts or ends in the zone (shogi style, UCI `+`).
     pub promotes: Option<PieceType>,
     pub no_same_capture: bool,
+    /// Black's moves are White's turned half round (its right is White's left), not
+    /// mirrored: the same for pieces alike on both sides, not for chiral ones.
+    pub turned: bool,
     /// Where it may go (and so attack), per colour: the whole board unless confined.
     pub region: [Bitboard; 2],
     /// Moves it has only while standing on these squares (per colour), and their Betza.
@@ -188,10 +191,12 @@ pub struct Blast {
 }
 
 /// The side that has just moved and has `count` of its pieces of `pieces` (`None`: any) in a
-/// line along one of `directions` (file steps, rank steps) gets `value`.
+/// line along one of `directions` (file steps, rank steps) gets `value`: side by side, or
+/// anywhere on one line when `collinear` (three musketeers).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Connect {
     pub count: u32,
+    pub collinear: bool,
     pub pieces: Option<TypeSet>,
     pub directions: Vec<(i32, i32)>,
     pub value: EndValue,

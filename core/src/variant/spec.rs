@@ -61,6 +61,7 @@ pub struct ConnectSpec {
     pub vertical: Option<bool>,
     pub diagonal: Option<bool>,
     pub value: Option<String>,
+    pub collinear: Option<bool>,
 }
 
 /// `[rules] shatar_mate`: which checks make a mate count (Mongolian shatar).
@@ -163,6 +164,7 @@ struct RawPiece {
     promotes_to: Option<Spanned<PerColour<String>>>,
     promotes: Option<Spanned<String>>,
     no_same_capture: Option<Spanned<bool>>,
+    turned: Option<Spanned<bool>>,
     region: Option<Spanned<PerColour<String>>>,
     initial: Option<Spanned<PerColour<String>>>,
     moves_from: Option<Spanned<MovesFromSpec>>,
@@ -261,6 +263,7 @@ pub struct PieceSpec {
     pub promotes_to: L<PerColour<String>>,
     pub promotes: L<String>,
     pub no_same_capture: L<bool>,
+    pub turned: L<bool>,
     pub region: L<PerColour<String>>,
     pub initial: L<PerColour<String>>,
     pub moves_from: L<MovesFromSpec>,
@@ -406,6 +409,7 @@ pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<
             promotes_to: r.loc(p.promotes_to),
             promotes: r.loc(p.promotes),
             no_same_capture: r.loc(p.no_same_capture),
+            turned: r.loc(p.turned),
             region: r.loc(p.region),
             initial: r.loc(p.initial),
             moves_from: r.loc(p.moves_from),
@@ -574,6 +578,7 @@ impl VariantSpec {
                     over(&mut b.promotes_to, p.promotes_to);
                     over(&mut b.promotes, p.promotes);
                     over(&mut b.no_same_capture, p.no_same_capture);
+                    over(&mut b.turned, p.turned);
                     over(&mut b.region, p.region);
                     over(&mut b.initial, p.initial);
                     over(&mut b.moves_from, p.moves_from);

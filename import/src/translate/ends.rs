@@ -108,6 +108,9 @@ fn blast(o: &mut Out, rules: &mut String) {
     if !o.r.val("blastOnCapture").bool() {
         return;
     }
+    if o.r.val("capturesToHand").bool() {
+        o.refuse_key("blastOnCapture", "a blast with captures to the hand is not in hoplite's rule kit");
+    }
     let spares: String = o.r.letter("pawn").into_iter().collect();
     let immune = o.letters(&o.types("blastImmuneTypes"));
     let mut items = vec![format!("spares = {}", q(&spares))];
@@ -120,11 +123,15 @@ fn blast(o: &mut Out, rules: &mut String) {
 /// Connect-N: a line of pieces wins (FSF's `connectValue` is the connector's result).
 fn connect(o: &mut Out, rules: &mut String) {
     let r = o.r;
-    let n = r.val("connectN").int();
-    if n <= 0 {
-        return;
+    let (n, collinear) = (r.val("connectN").int(), r.val("collinearN").int());
+    if n > 0 && collinear > 0 {
+        o.refuse_key("collinearN", "a connection and a collinear line in one game are not in hoplite's rule kit");
     }
-    let mut items = vec![format!("count = {n}")];
+    let mut items = match (n, collinear) {
+        (n, _) if n > 0 => vec![format!("count = {n}")],
+        (_, c) if c > 0 => vec![format!("count = {c}"), "collinear = true".into()],
+        _ => return,
+    };
     let types = o.types("connectPieceTypes");
     if !types.iter().any(|t| t == "*all*" || t == "*") {
         items.push(format!("pieces = {}", q(&o.letters(&types))));

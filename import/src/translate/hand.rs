@@ -12,6 +12,7 @@ const NOT_YET: &[(&str, &str)] = &[
     ("sittuyinRookDrop", "Sittuyin's rook drops are not in hoplite's rule kit"),
     ("dropOppositeColoredBishop", "bishop drops on opposite colours are not in hoplite's rule kit"),
     ("dropPromoted", "drops of promoted pieces are not in hoplite's rule kit"),
+    ("castlingDroppedPiece", "castling rights from a dropped king or rook are not in hoplite's rule kit"),
 ];
 
 /// The `[rules]` lines of the hand, and refusals of what it cannot say.

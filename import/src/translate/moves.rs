@@ -137,6 +137,9 @@ pub(super) struct Moves {
     pub(super) moves_from: String,
     /// Whether it makes initial moves (which then need their squares).
     pub(super) initial_used: bool,
+    /// Whether its moves differ between left and right: Fairy-Stockfish turns them round
+    /// for Black, which hoplite's `turned` says.
+    pub(super) turned: bool,
 }
 
 /// The moves of a piece type in hoplite's Betza, or `None` when it is refused.
@@ -168,14 +171,8 @@ pub(super) fn piece_moves(o: &mut Out, ty: &str, k: &PerType, castle_king: &Opti
         }
     }
     // Fairy-Stockfish turns a piece's moves round for Black (its right is White's left),
-    // hoplite mirrors them: the same only when left and right are alike.
-    if moves.iter().any(|m| !moves.contains(&Move { vector: (-m.vector.0, m.vector.1), ..*m })) {
-        o.refuse(
-            &letter_set,
-            &format!("{ty}'s moves differ between left and right ('{fsf_betza}'): Fairy-Stockfish turns them round for Black, hoplite mirrors them"),
-        );
-        return None;
-    }
+    // hoplite mirrors them unless the piece is `turned`: the same when left and right are alike.
+    let turned = moves.iter().any(|m| !moves.contains(&Move { vector: (-m.vector.0, m.vector.1), ..*m }));
     // A piece without moves (FSF's immobile) has an empty Betza string.
     let mut betza = match to_hoplite(&moves, en_passant) {
         Ok(b) => b,
@@ -189,7 +186,7 @@ pub(super) fn piece_moves(o: &mut Out, ty: &str, k: &PerType, castle_king: &Opti
             betza.push_str(&format!("O{n}"));
         }
     }
-    Some(Moves { betza, moves_from, initial_used })
+    Some(Moves { betza, moves_from, initial_used, turned })
 }
 
 /// FSF's Betza of a type (a custom piece's own, else the built-in's) and the moves it makes;

@@ -22,7 +22,6 @@ const NOT_IN_KIT: &[(&str, &str)] = &[
     ("chasingRule", "perpetual-chase rules are not in hoplite's rule kit"),
     ("bikjangRule", "bikjang (facing kings end the game) is not in hoplite's rule kit"),
     ("connectNxN", "connection wins are not in hoplite's rule kit"),
-    ("collinearN", "connection wins are not in hoplite's rule kit"),
     ("connectRegion1White", "connection wins are not in hoplite's rule kit"),
     ("connectRegion1Black", "connection wins are not in hoplite's rule kit"),
     ("connectRegion2White", "connection wins are not in hoplite's rule kit"),

@@ -116,6 +116,9 @@ fn piece_table(
     let _ = writeln!(piece_text, "letter = {}", q(&letter.to_string()));
     let _ = writeln!(piece_text, "name = {}", q(ty));
     let _ = writeln!(piece_text, "betza = {}", q(&m.betza));
+    if m.turned {
+        let _ = writeln!(piece_text, "turned = true");
+    }
     piece_text.push_str(&m.moves_from);
     if let Some(v) = &info.value {
         let _ = writeln!(piece_text, "value = {}", (v.val.int() * 100 + FSF_PAWN / 2) / FSF_PAWN);
