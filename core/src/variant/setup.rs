@@ -291,7 +291,8 @@ impl Setup {
                 .read_castling(geo, rights, letters.castling_files)
                 .map_err(|letter| err(FenErrorKind::Castling { letter, field: rights.into() }))?;
         }
-        if let Some(ep) = rest.next_if(|f| !numeric(f)) {
+        let ep_field = rest.next_if(|f| !numeric(f));
+        if let Some(ep) = ep_field {
             let mut text = if ep == "-" { "" } else { ep };
             while !text.is_empty() {
                 let (sq, used) = geo.parse_prefix(text).ok_or_else(|| err(FenErrorKind::EnPassant(ep.into())))?;
@@ -317,8 +318,9 @@ impl Setup {
                 _ => clocks.push(f),
             }
         }
-        // Three numbers: the first is a counting limit (the variant decides whether it may be).
-        if let [limit, _, _] = clocks.as_slice() {
+        // Three numbers where en passant goes: the first is a counting limit (the variant
+        // decides whether it may be).
+        if let (None, [limit, _, _]) = (ep_field, clocks.as_slice()) {
             let value = limit.parse().map_err(|_| err(FenErrorKind::CountingLimit(limit.to_string())))?;
             setup.counting_limit = Some(value);
             clocks.remove(0);
