@@ -1131,3 +1131,21 @@ fn castling_with_a_winning_right_wins_and_losing_it_loses() {
     assert_eq!(end(&["a8b8"]), Some((GameResult::WhiteWins, Termination::Castling)));
     assert_eq!(end(&["h8g8"]), None);
 }
+
+#[test]
+fn a_compulsory_drop_leaves_no_board_move_while_a_drop_is_legal() {
+    // Fairy-Stockfish's nineholes: White holds two more pieces, so its piece on a1 may not
+    // move (pyffish lists the seven drops alone).
+    let text = "name = \"nineholes\"\nfiles = 3\nranks = 3\nsetup = \"3/3/3[PPPppp] w - - 0 1\"\n\
+        [[pieces]]\nletter = \"p\"\nbetza = \"mKmDmNmA\"\n[rules]\nconnect = { count = 3, diagonal = false }\n\
+        drops = true\nmust_drop = true\n";
+    let v = connect_variant("nineholes.toml", text);
+    let mut p = Position::startpos(&v);
+    play(&mut p, &["P@a1", "P@c3"]);
+    assert_eq!(legal(&p), set(&["P@a2", "P@a3", "P@b1", "P@b2", "P@b3", "P@c1", "P@c2"]));
+    // Without the rule, the piece on a1 may move.
+    let v = connect_variant("free.toml", &text.replace("must_drop = true", "must_drop = false"));
+    let mut p = Position::startpos(&v);
+    play(&mut p, &["P@a1", "P@c3"]);
+    assert!(legal(&p).iter().any(|m| m.starts_with("a1")));
+}

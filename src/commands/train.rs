@@ -30,7 +30,7 @@ pub struct TrainArgs {
     /// Gauntlet games a round against the linear evaluation (and the last network) [default: 200].
     #[arg(long)]
     gauntlet_games: Option<u64>,
-    /// The gauntlet's nodes a move [default: 20000].
+    /// The gauntlet's nodes a move [default: 1000].
     #[arg(long)]
     gauntlet_nodes: Option<u64>,
     /// Worker threads for games and training (default: all cores).

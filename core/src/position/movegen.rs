@@ -593,6 +593,15 @@ impl<B: Bits> Position<B> {
         if v.rules.no_check {
             out.retain(|&m| !self.gives_check(m));
         }
+        // A compulsory drop: while a drop is legal, nothing else is (the quiescence search's
+        // captures included).
+        if v.rules.must_drop && self.hand[us].iter().any(|&n| n > 0) {
+            let mut drops = Vec::new();
+            self.drops(&mut drops, &legality);
+            if !drops.is_empty() {
+                out.retain(|m| m.is_drop());
+            }
+        }
         // Makpong: a king in check may only take the one piece that checks it.
         if v.rules.makpong && in_check.unwrap_or_else(|| self.in_check()) {
             let checkers = self.checkers();

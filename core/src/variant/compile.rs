@@ -626,6 +626,7 @@ fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems)
         drops: flag(&spec.drops),
         captures_to_hand: flag(&spec.captures_to_hand),
         drop_loop: flag(&spec.drop_loop),
+        must_drop: flag(&spec.must_drop),
         drop_region: spec.drop_region.as_ref().map_or([geo.all(); 2], |r| squares(geo, r, "rules.drop_region", p)),
         drop_no_doubled: spec.drop_no_doubled.as_ref().map(|r| {
             let at = Some(Located::new(r.value.types.clone(), &r.at));

@@ -149,6 +149,8 @@ pub struct Rules {
     /// A captured piece goes to the hand as it stands, promoted or not (chessgi): promotions
     /// are not marked.
     pub drop_loop: bool,
+    /// While a side has a piece in hand and a legal drop, it must drop (placement games).
+    pub must_drop: bool,
     /// Where pieces may be dropped, per colour of the dropper.
     pub drop_region: [Bitboard; 2],
     /// A piece of these types may not be dropped on a file holding this many of its own type

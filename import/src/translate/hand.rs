@@ -8,7 +8,6 @@ use std::fmt::Write;
 /// Drop keys refused when set away from FSF's default while drops are on; without drops they
 /// change nothing.
 const NOT_YET: &[(&str, &str)] = &[
-    ("mustDrop", "a compulsory drop is not in hoplite's rule kit"),
     ("sittuyinRookDrop", "Sittuyin's rook drops are not in hoplite's rule kit"),
     ("dropOppositeColoredBishop", "bishop drops on opposite colours are not in hoplite's rule kit"),
     ("dropPromoted", "drops of promoted pieces are not in hoplite's rule kit"),
@@ -28,6 +27,9 @@ pub(super) fn hand(o: &mut Out, rules: &mut String) {
         return;
     }
     let _ = writeln!(rules, "drops = true");
+    if r.val("mustDrop").bool() {
+        let _ = writeln!(rules, "must_drop = true");
+    }
     for &(key, why) in NOT_YET {
         if r.val(key).bool() {
             o.refuse_key(key, why);
