@@ -21,7 +21,7 @@ FEATURES = [
     ("en_passant_region", "en-passant region"), ("pass_on_stalemate", "pass on stalemate"), ("*", "walls in the setup"),
     ("drops = true", "drops"), ("captures_to_hand", "captures to hand"), ("drop_region", "drop region"),
     ("drop_no_doubled", "no doubled drops"), ("drop_mate", "pawn-drop mate"), ("pawn_drops_", "pawn drops anywhere"),
-    ("drop_loop", "drop loop"), ("must_drop", "compulsory drops"), ("blast", "blast"), ("connect =", "connection"), ("counting =", "counting"),
+    ("drop_loop", "drop loop"), ("must_drop", "compulsory drops"), ("drop_fall", "drops that fall"), ("blast", "blast"), ("connect =", "connection"), ("counting =", "counting"),
     ("makpong", "makpong"), ("shatar_mate", "shatar mate"), ("castling_wins", "castling wins"),
     ("repetition_absolute", "repetition for White"), ("turned = true", "turned pieces"),
 ]

@@ -1149,3 +1149,30 @@ fn a_compulsory_drop_leaves_no_board_move_while_a_drop_is_legal() {
     play(&mut p, &["P@a1", "P@c3"]);
     assert!(legal(&p).iter().any(|m| m.starts_with("a1")));
 }
+
+#[test]
+fn drops_that_fall_land_on_the_first_rank_or_a_piece() {
+    // Fairy-Stockfish's cfour and cfour-anyside after a first drop on d1 (pyffish's lists).
+    let text = "name = \"cfour\"\nfiles = 7\nranks = 6\nsetup = \"7/7/7/7/7/7[PPPPPPPPPPPPPPPPPPPPPppppppppppppppppppppp] w - - 0 1\"\n\
+        [[pieces]]\nletter = \"p\"\nbetza = \"\"\n[rules]\nconnect = { count = 4 }\ndrops = true\ndrop_fall = \"top\"\n";
+    let after_d1 = |v: &Arc<Variant>| {
+        let mut p = Position::startpos(v);
+        play(&mut p, &["P@d1"]);
+        legal(&p)
+    };
+    let top = connect_variant("cfour.toml", text);
+    assert_eq!(after_d1(&top), set(&["P@a1", "P@b1", "P@c1", "P@d2", "P@e1", "P@f1", "P@g1"]));
+    // From any side: along every line whose first square is empty, from each edge.
+    let anyside = connect_variant(
+        "anyside.toml",
+        &text
+            .replace("ranks = 6", "ranks = 7")
+            .replace("7/7/7/7/7/7[", "7/7/7/7/7/7/7[")
+            .replace("\"top\"", "\"anyside\""),
+    );
+    let expected = [
+        "P@a1", "P@b1", "P@c1", "P@e1", "P@f1", "P@g1", "P@a2", "P@d2", "P@g2", "P@a3", "P@g3", "P@a4", "P@g4", "P@a5",
+        "P@g5", "P@a6", "P@g6", "P@a7", "P@b7", "P@c7", "P@e7", "P@f7", "P@g7",
+    ];
+    assert_eq!(after_d1(&anyside), set(&expected));
+}

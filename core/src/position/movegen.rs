@@ -11,7 +11,7 @@ use crate::position::moves::{Move, MoveKind};
 use crate::position::outcome::{GameResult, Termination};
 use crate::position::{castling_right, code_type, CastlePath, Position};
 use crate::types::{Colour, PieceType, Square, TypeSet, MAX_TYPES};
-use crate::variant::{BareKing, Connect, Flag, Walling};
+use crate::variant::{BareKing, Connect, DropFall, Flag, Walling};
 use std::ops::ControlFlow;
 
 /// How moves are checked for legality while they are generated.
@@ -901,6 +901,43 @@ impl<B: Bits> Position<B> {
         }
     }
 
+    /// Where drops that fall come to rest. `AnySide`: from each edge, along each line whose
+    /// first square is empty, the lowest-numbered empty square next to a piece in the direction
+    /// of travel or on the far edge (Fairy-Stockfish's search, square for square).
+    fn fallen_drops(&self, fall: DropFall) -> Bitboard<B> {
+        let geo = self.variant.geometry;
+        let occ = self.occupied();
+        let free = |s: Square| !occ.has(s);
+        let (files, ranks) = (geo.files, geo.ranks);
+        // Whether the square beside `s` by (df, dr) is occupied, or off the board where the
+        // line ends at the far edge.
+        let stops = |s: Square, df: i32, dr: i32| geo.offset(s, df, dr).is_none_or(|n| occ.has(n));
+        match fall {
+            DropFall::Top => geo.all().to::<B>().into_iter().filter(|&s| free(s) && stops(s, 0, -1)).collect(),
+            DropFall::AnySide => {
+                let mut out = Bitboard::EMPTY;
+                let mut first = |line: Vec<Square>, entry: Square, df: i32, dr: i32| {
+                    if free(entry) {
+                        if let Some(s) = line.into_iter().find(|&s| free(s) && stops(s, df, dr)) {
+                            out.set(s);
+                        }
+                    }
+                };
+                for r in 0..ranks {
+                    let line: Vec<Square> = (0..files).map(|f| geo.square(f, r)).collect();
+                    first(line.clone(), geo.square(0, r), 1, 0);
+                    first(line, geo.square(files - 1, r), -1, 0);
+                }
+                for f in 0..files {
+                    let line: Vec<Square> = (0..ranks).map(|r| geo.square(f, r)).collect();
+                    first(line.clone(), geo.square(f, 0), 0, 1);
+                    first(line, geo.square(f, ranks - 1), 0, -1);
+                }
+                out
+            }
+        }
+    }
+
     /// Drops from the hand: a piece onto an empty square of its `drop_squares`. A drop only adds a blocker, so with one royal piece it is legal
     /// unless the king is in check and it blocks nothing.
     fn drops(&self, out: &mut Vec<Move>, legality: &Legality<B>) {
@@ -919,7 +956,12 @@ impl<B: Bits> Position<B> {
             if self.hand[us][t] == 0 {
                 continue;
             }
-            let mut squares = empty & v.drop_squares[us][t].to();
+            // Fairy-Stockfish keeps the drop region for drops from the top, not from any side.
+            let mut squares = match v.rules.drop_fall {
+                Some(DropFall::AnySide) => empty & self.fallen_drops(DropFall::AnySide),
+                Some(DropFall::Top) => empty & v.drop_squares[us][t].to() & self.fallen_drops(DropFall::Top),
+                None => empty & v.drop_squares[us][t].to(),
+            };
             // Only the files that hold the dropper's pieces of the type can be closed, unless
             // a count of 0 closes them all (Fairy-Stockfish's dragonfly: no pawn drops).
             if let Some((_, most)) = v.rules.drop_no_doubled.filter(|(types, _)| types.contains(t)) {

@@ -12,9 +12,9 @@ use crate::variant::spec::{Located, PerColour, VariantSpec};
 use crate::variant::tables::{reach, MoveSet, Rays};
 use crate::variant::zobrist::Zobrist;
 use crate::variant::{
-    Attackers, BareKing, Blast, Castling, Connect, Counting, EndValue, Extinction, Flag, HopperAttack, LeaperAttack,
-    MaterialCounting, OpeningMode, OpeningMove, PieceDef, PseudoRoyal, RiderAttack, Rules, ShatarMate, Variant,
-    Walling,
+    Attackers, BareKing, Blast, Castling, Connect, Counting, DropFall, EndValue, Extinction, Flag, HopperAttack,
+    LeaperAttack, MaterialCounting, OpeningMode, OpeningMove, PieceDef, PseudoRoyal, RiderAttack, Rules, ShatarMate,
+    Variant, Walling,
 };
 
 /// The problems found so far.
@@ -627,6 +627,12 @@ fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems)
         captures_to_hand: flag(&spec.captures_to_hand),
         drop_loop: flag(&spec.drop_loop),
         must_drop: flag(&spec.must_drop),
+        drop_fall: choice(
+            &spec.drop_fall,
+            "rules.drop_fall",
+            &[("none", None), ("top", Some(DropFall::Top)), ("anyside", Some(DropFall::AnySide))],
+            p,
+        ),
         drop_region: spec.drop_region.as_ref().map_or([geo.all(); 2], |r| squares(geo, r, "rules.drop_region", p)),
         drop_no_doubled: spec.drop_no_doubled.as_ref().map(|r| {
             let at = Some(Located::new(r.value.types.clone(), &r.at));

@@ -151,6 +151,8 @@ pub struct Rules {
     pub drop_loop: bool,
     /// While a side has a piece in hand and a legal drop, it must drop (placement games).
     pub must_drop: bool,
+    /// Where a drop comes to rest (connect four), if not anywhere.
+    pub drop_fall: Option<DropFall>,
     /// Where pieces may be dropped, per colour of the dropper.
     pub drop_region: [Bitboard; 2],
     /// A piece of these types may not be dropped on a file holding this many of its own type
@@ -223,6 +225,14 @@ pub struct Counting {
     pub rook: TypeSet,
     pub khon: TypeSet,
     pub knight: TypeSet,
+}
+
+/// Drops that fall: `Top` lands on the first rank or on a piece (connect four's gravity);
+/// `AnySide` enters from an edge and stops before the first piece, as Fairy-Stockfish finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropFall {
+    Top,
+    AnySide,
 }
 
 /// A side wins by bringing `count` of its flag pieces (`None`: any piece) into its region.

@@ -233,6 +233,7 @@ struct RawRules {
     captures_to_hand: Option<Spanned<bool>>,
     drop_loop: Option<Spanned<bool>>,
     must_drop: Option<Spanned<bool>>,
+    drop_fall: Option<Spanned<String>>,
     drop_region: Option<Spanned<PerColour<String>>>,
     drop_no_doubled: Option<Spanned<PseudoRoyalSpec>>,
     drop_mate: Option<Spanned<String>>,
@@ -351,6 +352,7 @@ pub struct VariantSpec {
     pub captures_to_hand: L<bool>,
     pub drop_loop: L<bool>,
     pub must_drop: L<bool>,
+    pub drop_fall: L<String>,
     pub drop_region: L<PerColour<String>>,
     pub drop_no_doubled: L<PseudoRoyalSpec>,
     pub drop_mate: L<String>,
@@ -472,6 +474,7 @@ pub fn parse_file(file: &str, src: &str) -> Result<(VariantSpec, Option<Located<
         spec.captures_to_hand = r.loc(x.captures_to_hand);
         spec.drop_loop = r.loc(x.drop_loop);
         spec.must_drop = r.loc(x.must_drop);
+        spec.drop_fall = r.loc(x.drop_fall);
         spec.drop_region = r.loc(x.drop_region);
         spec.drop_no_doubled = r.loc(x.drop_no_doubled);
         spec.drop_mate = r.loc(x.drop_mate);
@@ -558,6 +561,7 @@ impl VariantSpec {
         over(&mut self.captures_to_hand, child.captures_to_hand);
         over(&mut self.drop_loop, child.drop_loop);
         over(&mut self.must_drop, child.must_drop);
+        over(&mut self.drop_fall, child.drop_fall);
         over(&mut self.drop_region, child.drop_region);
         over(&mut self.drop_no_doubled, child.drop_no_doubled);
         over(&mut self.drop_mate, child.drop_mate);

@@ -35,8 +35,12 @@ pub(super) fn hand(o: &mut Out, rules: &mut String) {
             o.refuse_key(key, why);
         }
     }
-    if r.val("enclosingDrop").text() != "none" {
-        o.refuse_key("enclosingDrop", "drops that must enclose pieces are not in hoplite's rule kit");
+    match r.val("enclosingDrop").text() {
+        "none" => {}
+        fall @ ("top" | "anyside") if o.sq("enclosingDropStart").is_empty() => {
+            let _ = writeln!(rules, "drop_fall = {}", q(fall));
+        }
+        _ => o.refuse_key("enclosingDrop", "drops that must enclose pieces are not in hoplite's rule kit"),
     }
     for (key, kit) in
         [("promotionZonePawnDrops", "pawn_drops_in_zone"), ("firstRankPawnDrops", "pawn_drops_on_first_rank")]
