@@ -14,7 +14,7 @@ fn network(v: &Variant, seed: u64) -> Network {
 /// again.
 #[test]
 fn incremental_accumulators_equal_a_refresh_along_random_playouts() {
-    let names = BUILTINS.iter().map(|b| b.name).chain(["crazyhouse", "shogi"]);
+    let names = BUILTINS.iter().map(|b| b.name).chain(["crazyhouse", "shogi", "atomic"]);
     for (g, name) in names.enumerate() {
         let v = Variant::builtin(name);
         let net = network(&v, g as u64);
