@@ -470,8 +470,12 @@ fn end_value(v: &Option<Located<String>>, field: &str, default: EndValue, p: &mu
 
 fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems) -> Rules {
     let flag = |v: &Option<Located<bool>>| v.as_ref().is_some_and(|v| v.value);
+    // The letters of a field inside a rules table (`at`: the table's place).
+    let types_at = |text: &str, at: &str, field: &str, p: &mut Problems| -> TypeSet {
+        letter_types(letters, field, &Some(Located::new(text.to_string(), at)), p)
+    };
     let types_of = |text: &str, at: &str, field: &str, p: &mut Problems| -> Option<TypeSet> {
-        (text != "*").then(|| letter_types(letters, field, &Some(Located::new(text.to_string(), at)), p))
+        (text != "*").then(|| types_at(text, at, field, p))
     };
     let extinction = spec.extinction.as_ref().map(|e| {
         let x = &e.value;
@@ -489,7 +493,7 @@ fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems)
         }
     });
     let pseudo_royal = spec.pseudo_royal.as_ref().map(|r| PseudoRoyal {
-        types: letter_types(letters, "rules.pseudo_royal.types", &Some(Located::new(r.value.types.clone(), &r.at)), p),
+        types: types_at(&r.value.types, &r.at, "rules.pseudo_royal.types", p),
         count: r.value.count.unwrap_or(0),
     });
     let flag_rule = spec.flag.as_ref().map(|f| {
@@ -580,9 +584,7 @@ fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems)
         }),
         counting: spec.counting.as_ref().map(|c| {
             let x = &c.value;
-            let role = |text: &str, field: &str, p: &mut Problems| {
-                letter_types(letters, field, &Some(Located::new(text.to_string(), &c.at)), p)
-            };
+            let role = |text: &str, field: &str, p: &mut Problems| types_at(text, &c.at, field, p);
             let rule = Some(Located::new(x.rule.clone(), &c.at));
             Counting {
                 asean: choice(&rule, "rules.counting.rule", &[("makruk", false), ("asean", true)], p),
@@ -593,17 +595,17 @@ fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems)
             }
         }),
         shatar_mate: spec.shatar_mate.as_ref().map(|s| {
-            let at = |text: &Option<String>| Some(Located::new(text.clone().unwrap_or_default(), &s.at));
+            let not_alone = s.value.not_alone.as_deref().unwrap_or_default();
             ShatarMate {
-                shak: letter_types(letters, "rules.shatar_mate.shak", &at(&Some(s.value.shak.clone())), p),
-                not_alone: letter_types(letters, "rules.shatar_mate.not_alone", &at(&s.value.not_alone), p),
+                shak: types_at(&s.value.shak, &s.at, "rules.shatar_mate.shak", p),
+                not_alone: types_at(not_alone, &s.at, "rules.shatar_mate.not_alone", p),
             }
         }),
         blast: spec.blast.as_ref().map(|b| {
-            let at = |text: &Option<String>| Some(Located::new(text.clone().unwrap_or_default(), &b.at));
+            let text = |t: &Option<String>| t.clone().unwrap_or_default();
             Blast {
-                spares: letter_types(letters, "rules.blast.spares", &at(&b.value.spares), p),
-                immune: letter_types(letters, "rules.blast.immune", &at(&b.value.immune), p),
+                spares: types_at(&text(&b.value.spares), &b.at, "rules.blast.spares", p),
+                immune: types_at(&text(&b.value.immune), &b.at, "rules.blast.immune", p),
             }
         }),
         en_passant_region: spec
@@ -634,10 +636,10 @@ fn rules(spec: &VariantSpec, geo: &Geometry, letters: &[char], p: &mut Problems)
             p,
         ),
         drop_region: spec.drop_region.as_ref().map_or([geo.all(); 2], |r| squares(geo, r, "rules.drop_region", p)),
-        drop_no_doubled: spec.drop_no_doubled.as_ref().map(|r| {
-            let at = Some(Located::new(r.value.types.clone(), &r.at));
-            (letter_types(letters, "rules.drop_no_doubled.types", &at, p), r.value.count.unwrap_or(1))
-        }),
+        drop_no_doubled: spec
+            .drop_no_doubled
+            .as_ref()
+            .map(|r| (types_at(&r.value.types, &r.at, "rules.drop_no_doubled.types", p), r.value.count.unwrap_or(1))),
         drop_mate: letter_types(letters, "rules.drop_mate", &spec.drop_mate, p),
         pawn_drops_in_zone: flag(&spec.pawn_drops_in_zone),
         pawn_drops_on_first_rank: flag(&spec.pawn_drops_on_first_rank),
